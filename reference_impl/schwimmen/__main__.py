@@ -1,0 +1,3 @@
+from schwimmen.cli.main import main
+
+raise SystemExit(main())

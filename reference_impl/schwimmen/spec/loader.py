@@ -1,0 +1,462 @@
+"""Load spec files, check them, and resolve ``ruleset+house-rule+...`` into a Ruleset.
+
+The one way through: YAML text → :class:`Document` (positions, no duplicate keys) →
+JSON Schema → per-file checks (sources, quotes, requirements) → resolution (``extends``
+chain, overlays, conflicts, applicability, completeness, consistency) →
+:class:`~schwimmen.spec.model.Ruleset`. Every problem on the way is a located
+:class:`SpecError`; nothing past this module reads YAML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from schwimmen.resources import spec_dir
+from schwimmen.spec import consistency
+from schwimmen.spec.errors import JsonPath, Notice, SpecError, SpecErrors
+from schwimmen.spec.model import (
+    Citation,
+    Provenance,
+    ProvenanceKind,
+    Ruleset,
+    Setting,
+    Unresolved,
+    freeze,
+)
+from schwimmen.spec.parameters import BY_PATH, PARAMETERS, applicable
+from schwimmen.spec.rules import build_rules
+from schwimmen.spec.sources import Bibliography, load_bibliography
+from schwimmen.spec.validation import schema_errors, value_errors
+from schwimmen.spec.yamlread import Document, YamlError, read_file
+
+SCHEMA = "ruleset.schema.json"
+SEPARATOR = "+"
+
+
+@dataclass(frozen=True)
+class SpecFile:
+    """One parsed and schema-valid ruleset or house-rule file."""
+
+    doc: Document
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        data: Mapping[str, Any] = self.doc.data
+        return data
+
+    @property
+    def id(self) -> str:
+        return str(self.data["id"])
+
+    @property
+    def kind(self) -> str:
+        return str(self.data["kind"])
+
+    @property
+    def file(self) -> str:
+        return self.doc.file
+
+    def entries(self) -> Iterable[tuple[str, Mapping[str, Any], JsonPath]]:
+        """Yield ``(param path, entry, JSON path of the entry)`` for every parameter set."""
+        for group, params in self.data.get("rules", {}).items():
+            for name, entry in params.items():
+                yield f"{group}.{name}", entry, ("rules", group, name)
+
+    def where(self, path: JsonPath) -> str:
+        line, _ = self.doc.locate(path)
+        return f"{self.file}:{line}"
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """A parameter value while resolving: the setting and where in which file it stands."""
+
+    setting: Setting
+    file: SpecFile
+    path: JsonPath
+
+
+def _citation(raw: Mapping[str, Any]) -> Citation:
+    return Citation(
+        source=raw["source"],
+        section=raw["section"],
+        quote=raw["quote"],
+        line=raw.get("line"),
+        attribution=raw.get("attribution"),
+    )
+
+
+def provenance_of(entry: Mapping[str, Any]) -> Provenance:
+    if "cited" in entry:
+        return Provenance(
+            ProvenanceKind.CITED, citations=tuple(_citation(c) for c in entry["cited"])
+        )
+    if "interpreted" in entry:
+        raw = entry["interpreted"]
+        return Provenance(
+            ProvenanceKind.INTERPRETED,
+            citations=tuple(_citation(c) for c in raw["quotes"]),
+            reading=raw["reading"].strip(),
+            why=raw["why"].strip(),
+            decision=raw.get("decision"),
+        )
+    raw = entry["default"]
+    return Provenance(
+        ProvenanceKind.DEFAULT,
+        citations=tuple(_citation(c) for c in raw.get("quotes", ())),
+        why=raw["why"].strip(),
+        decision=raw.get("decision"),
+    )
+
+
+def _citations_in(data: Mapping[str, Any]) -> Iterable[tuple[Mapping[str, Any], JsonPath]]:
+    for group, params in data.get("rules", {}).items():
+        for name, entry in params.items():
+            base: JsonPath = ("rules", group, name)
+            for i, c in enumerate(entry.get("cited", ())):
+                yield c, (*base, "cited", i)
+            for key in ("interpreted", "default"):
+                for i, c in enumerate(entry.get(key, {}).get("quotes", ())):
+                    yield c, (*base, key, "quotes", i)
+    for u, item in enumerate(data.get("unresolved", ())):
+        for i, c in enumerate(item.get("quotes", ())):
+            yield c, ("unresolved", u, "quotes", i)
+
+
+def check_file(sf: SpecFile, bib: Bibliography, *, expected_kind: str | None = None) -> list[SpecError]:
+    """Checks one schema-valid file on its own: names, sources, quotes, requirements."""
+    doc = sf.doc
+    errors: list[SpecError] = []
+    stem = Path(sf.file).stem
+    if stem.endswith(".yaml"):
+        stem = stem[:-5]
+    if stem != sf.id:
+        errors.append(doc.error(("id",), f"id {sf.id!r} does not match the file name {stem!r}"))
+    if expected_kind and sf.kind != expected_kind:
+        errors.append(doc.error(("kind",), f"files in this folder must be of kind {expected_kind!r}"))
+    for i, source_id in enumerate(sf.data.get("sources", ())):
+        if source_id not in bib.sources:
+            errors.append(doc.error(("sources", i), f"unknown source id {source_id!r}"))
+    for raw, path in _citations_in(sf.data):
+        source = bib.sources.get(raw["source"])
+        if source is None:
+            known = ", ".join(bib.sources)
+            errors.append(doc.error((*path, "source"), f"unknown source {raw['source']!r} (known: {known})"))
+            continue
+        attribution = raw.get("attribution")
+        if attribution is not None and attribution not in {r.id for r in source.reports}:
+            reported = ", ".join(r.id for r in source.reports) or "nothing"
+            errors.append(
+                doc.error(
+                    (*path, "attribution"),
+                    f"{source.id} does not report {attribution!r} (it reports: {reported})",
+                )
+            )
+        problem = bib.check_quote(_citation(raw))
+        if problem:
+            errors.append(doc.error((*path, "quote"), problem))
+    for i, cond in enumerate(sf.data.get("requires", ())):
+        param = BY_PATH.get(cond["param"])
+        if param is None:
+            errors.append(doc.error(("requires", i, "param"), f"unknown parameter {cond['param']!r}"))
+            continue
+        key = "in" if "in" in cond else "not_in"
+        for j, value in enumerate(cond[key]):
+            errors.extend(value_errors(doc, ("requires", i, key, j), value, param.schema, SCHEMA))
+    return errors
+
+
+def parse_file(path: Path, shown_as: str | None = None) -> tuple[SpecFile | None, list[SpecError]]:
+    try:
+        doc = read_file(path, shown_as)
+    except YamlError as exc:
+        return None, [exc.error]
+    if not isinstance(doc.data, dict):
+        return None, [doc.error((), "a spec file must be a mapping (key: value) at the top")]
+    errors = schema_errors(doc, SCHEMA)
+    if errors:
+        return None, errors
+    return SpecFile(doc), []
+
+
+class Catalog:
+    """All known rulesets and house rules, and the resolver for compositions of them."""
+
+    def __init__(self, bibliography: Bibliography) -> None:
+        self.bibliography = bibliography
+        self.rulesets: dict[str, SpecFile] = {}
+        self.house_rules: dict[str, SpecFile] = {}
+        self.file_errors: list[SpecError] = []
+        self._cache: dict[str, Ruleset] = {}
+
+    @property
+    def notices(self) -> list[Notice]:
+        return self.bibliography.notices
+
+    # ----------------------------------------------------------------- loading
+    @classmethod
+    def load(cls, root: Path | None = None, texts_dir: Path | None = None) -> Catalog:
+        root = root or spec_dir()
+        catalog = cls(load_bibliography(root / "sources.yaml", texts_dir))
+        for folder, kind in (("rulesets", "ruleset"), ("house-rules", "house-rule")):
+            for path in sorted((root / folder).glob("*.yaml")):
+                catalog.add(path, expected_kind=kind, shown_as=f"spec/{folder}/{path.name}")
+        return catalog
+
+    def add(
+        self, path: Path, *, expected_kind: str | None = None, shown_as: str | None = None
+    ) -> SpecFile | None:
+        """Parse and check one file and register it; errors go to ``file_errors``."""
+        sf, errors = parse_file(path, shown_as)
+        if sf is not None:
+            errors = check_file(sf, self.bibliography, expected_kind=expected_kind)
+            table = self.rulesets if sf.kind == "ruleset" else self.house_rules
+            other = self.house_rules if sf.kind == "ruleset" else self.rulesets
+            clash = table.get(sf.id) or other.get(sf.id)
+            if clash is not None and clash.file != sf.file:
+                errors.append(sf.doc.error(("id",), f"id {sf.id!r} is already used by {clash.file}"))
+            else:
+                table[sf.id] = sf
+                self._cache.clear()
+        self.file_errors.extend(errors)
+        return sf
+
+    def names(self) -> list[str]:
+        return sorted(self.rulesets) + sorted(self.house_rules)
+
+    # ----------------------------------------------------------------- resolution
+    def resolve(self, name: str) -> Ruleset:
+        """Resolve ``base+overlay+...``; raise :class:`SpecErrors` with every problem found."""
+        if name in self._cache:
+            return self._cache[name]
+        parts = [p.strip() for p in name.split(SEPARATOR)]
+        errors: list[SpecError] = []
+        base_file = self._lookup_ruleset(parts[0], errors)
+        overlays = [self._lookup_house_rule(p, errors) for p in parts[1:]]
+        if base_file is None or any(o is None for o in overlays) or errors:
+            raise SpecErrors(errors)
+        placed = self._chain(base_file, [], errors)
+        if errors:
+            raise SpecErrors(errors)
+        base_values = {k: p.setting.value for k, p in placed.items()}
+        overlay_files = [o for o in overlays if o is not None]
+        self._apply_overlays(placed, base_file, base_values, overlay_files, errors)
+        self._check_resolved(placed, base_file, errors)
+        if errors:
+            raise SpecErrors(errors)
+        ruleset = self._build(name, base_file, overlay_files, placed)
+        self._cache[name] = ruleset
+        return ruleset
+
+    def _lookup_ruleset(self, name: str, errors: list[SpecError]) -> SpecFile | None:
+        if name in self.rulesets:
+            return self.rulesets[name]
+        hint = "it is a house rule; put a ruleset first" if name in self.house_rules else (
+            "known rulesets: " + ", ".join(sorted(self.rulesets))
+        )
+        errors.append(SpecError("<command line>", 1, 1, "$", f"unknown ruleset {name!r} ({hint})"))
+        return None
+
+    def _lookup_house_rule(self, name: str, errors: list[SpecError]) -> SpecFile | None:
+        if name in self.house_rules:
+            return self.house_rules[name]
+        path = Path(name)
+        if name.endswith((".yaml", ".yml")) and path.is_file():
+            sf = self.add(path)
+            if sf is not None and sf.kind == "house-rule" and not self.file_errors_for(sf):
+                return sf
+            errors.extend(self.file_errors_for_path(str(path)))
+            if sf is not None and sf.kind != "house-rule":
+                errors.append(sf.doc.error(("kind",), "only house rules can be added with '+'"))
+            return None
+        hint = "it is a ruleset, not a house rule" if name in self.rulesets else (
+            "known house rules: " + ", ".join(sorted(self.house_rules))
+        )
+        errors.append(SpecError("<command line>", 1, 1, "$", f"unknown house rule {name!r} ({hint})"))
+        return None
+
+    def file_errors_for(self, sf: SpecFile) -> list[SpecError]:
+        return self.file_errors_for_path(sf.file)
+
+    def file_errors_for_path(self, file: str) -> list[SpecError]:
+        return [e for e in self.file_errors if e.file == file]
+
+    def _chain(self, sf: SpecFile, stack: list[str], errors: list[SpecError]) -> dict[str, _Placed]:
+        """The settings of ``sf`` with everything it inherits through ``extends``."""
+        if self.file_errors_for(sf):
+            errors.extend(self.file_errors_for(sf))
+            return {}
+        placed: dict[str, _Placed] = {}
+        parent_id = sf.data.get("extends")
+        if parent_id is not None:
+            if parent_id in stack or parent_id == sf.id:
+                cycle = " -> ".join([*stack, sf.id, parent_id])
+                errors.append(sf.doc.error(("extends",), f"'extends' cycle: {cycle}"))
+                return {}
+            parent = self.rulesets.get(parent_id)
+            if parent is None:
+                errors.append(sf.doc.error(("extends",), f"unknown ruleset {parent_id!r} in 'extends'"))
+                return {}
+            for key, p in self._chain(parent, [*stack, sf.id], errors).items():
+                inherited = Setting(
+                    p.setting.param, p.setting.value, p.setting.provenance,
+                    p.setting.origin, True, p.setting.note,
+                )
+                placed[key] = _Placed(inherited, p.file, p.path)
+        for param, entry, path in sf.entries():
+            setting = Setting(
+                param, freeze(entry["value"]), provenance_of(entry), sf.id, False, entry.get("note")
+            )
+            placed[param] = _Placed(setting, sf, path)
+        return placed
+
+    def _apply_overlays(
+        self,
+        placed: dict[str, _Placed],
+        base: SpecFile,
+        base_values: Mapping[str, Any],
+        overlays: list[SpecFile],
+        errors: list[SpecError],
+    ) -> None:
+        set_by: dict[str, _Placed] = {}
+        for overlay in overlays:
+            if self.file_errors_for(overlay):
+                errors.extend(self.file_errors_for(overlay))
+                continue
+            for i, cond in enumerate(overlay.data.get("requires", ())):
+                key = "in" if "in" in cond else "not_in"
+                ok = cond["param"] in base_values and (
+                    (base_values[cond["param"]] in [freeze(x) for x in cond[key]]) == (key == "in")
+                )
+                if not ok:
+                    actual = base_values.get(cond["param"], "not applicable")
+                    errors.append(
+                        overlay.doc.error(
+                            ("requires", i),
+                            f"house rule {overlay.id!r} does not fit ruleset {base.id!r}: "
+                            f"{cond['why']} ({cond['param']} is {_shown(actual)} there)",
+                        )
+                    )
+            for param, entry, path in overlay.entries():
+                setting = Setting(
+                    param, freeze(entry["value"]), provenance_of(entry), overlay.id, False,
+                    entry.get("note"),
+                )
+                earlier = set_by.get(param)
+                if earlier is not None and earlier.setting.value != setting.value:
+                    errors.append(
+                        overlay.doc.error(
+                            path,
+                            f"conflict: house rules {earlier.file.id!r} "
+                            f"({earlier.file.where(earlier.path)}) and {overlay.id!r} set "
+                            f"{param} differently ({_shown(earlier.setting.value)} vs "
+                            f"{_shown(setting.value)})",
+                        )
+                    )
+                    continue
+                if earlier is None:
+                    set_by[param] = _Placed(setting, overlay, path)
+                    placed[param] = set_by[param]
+
+    def _check_resolved(
+        self, placed: dict[str, _Placed], base: SpecFile, errors: list[SpecError]
+    ) -> None:
+        values = {k: p.setting.value for k, p in placed.items()}
+        for key in list(placed):
+            param = BY_PATH[key]
+            failed = applicable(param, values)
+            if failed is None:
+                continue
+            p = placed[key]
+            if p.setting.inherited:
+                del placed[key]
+                continue
+            actual = values.get(failed.param, "not applicable")
+            errors.append(
+                p.file.doc.error(
+                    p.path,
+                    f"{key} does not apply to {base.id!r}: it needs {failed.describe()}, "
+                    f"but {failed.param} is {_shown(actual)}",
+                    key=True,
+                )
+            )
+        values = {k: p.setting.value for k, p in placed.items()}
+        for param in PARAMETERS:
+            if param.path not in placed and applicable(param, values) is None:
+                chain = base.data.get("extends")
+                via = f" nor inherited from {chain!r}" if chain else ""
+                errors.append(
+                    base.doc.error(("rules",), f"parameter {param.path} is not set{via}", key=True)
+                )
+        if errors:
+            return
+        for key, message in consistency.problems(values):
+            p = placed[key]
+            errors.append(p.file.doc.error((*p.path, "value"), message))
+
+    def _build(
+        self, name: str, base: SpecFile, overlays: list[SpecFile], placed: dict[str, _Placed]
+    ) -> Ruleset:
+        order = {p.path: i for i, p in enumerate(PARAMETERS)}
+        settings = {k: placed[k].setting for k in sorted(placed, key=order.__getitem__)}
+        title = str(base.data["title"])
+        if overlays:
+            title += " with " + ", ".join(str(o.data["title"]) for o in overlays)
+        unresolved = tuple(
+            Unresolved(
+                u["topic"],
+                tuple(_citation(c) for c in u["quotes"]),
+                u["why"].strip(),
+                u.get("decision"),
+            )
+            for u in base.data.get("unresolved", ())
+        )
+        values = {k: s.value for k, s in settings.items()}
+        return Ruleset(
+            id=name,
+            title=title,
+            summary=str(base.data.get("summary", "")).strip(),
+            base=base.id,
+            overlays=tuple(o.id for o in overlays),
+            settings=MappingProxyType(settings),
+            unresolved=unresolved,
+            rules=build_rules(values),
+        )
+
+    # ----------------------------------------------------------------- whole catalog
+    def check_all(self) -> list[SpecError]:
+        """Every error in the catalog: per file, and for each ruleset and house rule resolved
+        (a house rule is resolved on the ruleset its ``origin`` names)."""
+        errors = list(self.file_errors)
+        for rid in sorted(self.rulesets):
+            errors.extend(self._errors_of(rid))
+        for hid, sf in sorted(self.house_rules.items()):
+            origin = str(sf.data["origin"])
+            if origin not in self.rulesets:
+                errors.append(sf.doc.error(("origin",), f"unknown ruleset {origin!r}"))
+                continue
+            errors.extend(self._errors_of(f"{origin}{SEPARATOR}{hid}"))
+        return sorted(set(errors))
+
+    def _errors_of(self, name: str) -> list[SpecError]:
+        try:
+            self.resolve(name)
+        except SpecErrors as exc:
+            return list(exc.errors)
+        return []
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {_shown(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def load_catalog(texts_dir: Path | None = None) -> Catalog:
+    return Catalog.load(texts_dir=texts_dir)

@@ -1,0 +1,178 @@
+"""Read one YAML file into plain data plus the position of every node.
+
+PyYAML's safe loader accepts duplicate keys silently and expands aliases without limit;
+neither is acceptable for files written by hand and shared between players. This
+reader composes the node graph with the safe composer and builds the data itself:
+
+* duplicate keys, merge keys and non-standard tags are errors;
+* keys are kept as written (``9: 9`` gives the key ``"9"``), so card-value tables read
+  naturally;
+* the file size, the nesting depth and the number of nodes built (which bounds alias
+  expansion, the "billion laughs") are capped, so a hostile file is rejected quickly and
+  in bounded memory;
+* every value's and every key's line and column are recorded by JSON path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from schwimmen.spec.errors import JsonPath, SpecError, format_path
+
+MAX_BYTES = 256 * 1024
+MAX_NODES = 20_000
+MAX_DEPTH = 48
+
+_Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SCALAR_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+}
+
+
+@dataclass
+class Document:
+    """A file's data and where each part of it stands in the file."""
+
+    file: str
+    data: Any
+    positions: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
+    key_positions: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
+
+    def locate(self, path: JsonPath, *, key: bool = False) -> tuple[int, int]:
+        """The 1-based line and column of ``path``, or of its nearest located ancestor."""
+        table = self.key_positions if key else self.positions
+        probe = tuple(path)
+        while probe:
+            if probe in table:
+                return table[probe]
+            if not key and probe in self.key_positions:
+                return self.key_positions[probe]
+            probe = probe[:-1]
+        return self.positions.get((), (1, 1))
+
+    def error(self, path: JsonPath, message: str, *, key: bool = False) -> SpecError:
+        line, col = self.locate(path, key=key)
+        return SpecError(self.file, line, col, format_path(path), message)
+
+
+class YamlError(Exception):
+    def __init__(self, error: SpecError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Builder:
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.count = 0
+        self.scalars = yaml.constructor.SafeConstructor()
+
+    def fail(self, node: yaml.Node, path: JsonPath, message: str) -> YamlError:
+        mark = node.start_mark
+        return YamlError(
+            SpecError(self.doc.file, mark.line + 1, mark.column + 1, format_path(path), message)
+        )
+
+    def build(self, node: yaml.Node, path: JsonPath, depth: int) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise self.fail(
+                node,
+                path,
+                f"the document expands to more than {MAX_NODES} nodes "
+                "(an alias bomb or a far too large file); rejected",
+            )
+        if depth > MAX_DEPTH:
+            raise self.fail(node, path, f"nesting deeper than {MAX_DEPTH} levels; rejected")
+        self.doc.positions.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag not in _SCALAR_TAGS:
+                raise self.fail(node, path, f"unsupported YAML tag {node.tag!r}")
+            value = self.scalars.construct_object(node)
+            if isinstance(value, float) and value != value:
+                raise self.fail(node, path, "NaN is not a value")
+            return value
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != "tag:yaml.org,2002:seq":
+                raise self.fail(node, path, f"unsupported YAML tag {node.tag!r}")
+            return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        if isinstance(node, yaml.MappingNode):
+            if node.tag != "tag:yaml.org,2002:map":
+                raise self.fail(node, path, f"unsupported YAML tag {node.tag!r}")
+            out: dict[str, Any] = {}
+            first_seen: dict[str, int] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    raise self.fail(key_node, path, "merge keys ('<<') are not supported")
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise self.fail(key_node, path, "a key must be a plain scalar")
+                key = str(key_node.value)
+                key_path = (*path, key)
+                if key in out:
+                    raise self.fail(
+                        key_node,
+                        key_path,
+                        f"duplicate key {key!r} (first at line {first_seen[key]})",
+                    )
+                first_seen[key] = key_node.start_mark.line + 1
+                self.doc.key_positions[key_path] = (
+                    key_node.start_mark.line + 1,
+                    key_node.start_mark.column + 1,
+                )
+                out[key] = self.build(value_node, key_path, depth + 1)
+            return out
+        raise self.fail(node, path, "unsupported YAML node")
+
+
+def read_text(file: str, text: str) -> Document:
+    """Parse ``text`` (the contents of ``file``) or raise :class:`YamlError`."""
+    doc = Document(file=file, data=None)
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise YamlError(SpecError(file, 1, 1, "$", f"file larger than {MAX_BYTES} bytes; rejected"))
+    try:
+        nodes = list(yaml.compose_all(text, Loader=_Loader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or "invalid YAML"
+        raise YamlError(SpecError(file, line, col, "$", f"YAML syntax: {problem}")) from None
+    except yaml.YAMLError as exc:
+        raise YamlError(SpecError(file, 1, 1, "$", f"YAML syntax: {exc}")) from None
+    except RecursionError:
+        raise YamlError(SpecError(file, 1, 1, "$", "nesting far too deep; rejected")) from None
+    if not nodes:
+        raise YamlError(SpecError(file, 1, 1, "$", "the file is empty"))
+    if len(nodes) > 1:
+        mark = nodes[1].start_mark
+        raise YamlError(
+            SpecError(file, mark.line + 1, mark.column + 1, "$", "one YAML document per file")
+        )
+    doc.data = _Builder(doc).build(nodes[0], (), 0)
+    return doc
+
+
+def read_file(path: Path, shown_as: str | None = None) -> Document:
+    """Read and parse a file, refusing to read more than :data:`MAX_BYTES` of it."""
+    name = shown_as or str(path)
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise YamlError(SpecError(name, 1, 1, "$", f"cannot read: {exc.strerror}")) from None
+    if len(raw) > MAX_BYTES:
+        raise YamlError(SpecError(name, 1, 1, "$", f"file larger than {MAX_BYTES} bytes; rejected"))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise YamlError(
+            SpecError(name, 1, 1, "$", f"not UTF-8 text (byte {exc.start})")
+        ) from None
+    return read_text(name, text)
