@@ -245,7 +245,7 @@ class Catalog:
         base_values = {k: p.setting.value for k, p in placed.items()}
         overlay_files = [o for o in overlays if o is not None]
         self._apply_overlays(placed, base_file, base_values, overlay_files, errors)
-        self._check_resolved(placed, base_file, errors)
+        self._check_resolved(placed, base_file, base_values, errors)
         if errors:
             raise SpecErrors(errors)
         ruleset = self._build(name, base_file, overlay_files, placed)
@@ -363,8 +363,14 @@ class Catalog:
                     placed[param] = set_by[param]
 
     def _check_resolved(
-        self, placed: dict[str, _Placed], base: SpecFile, errors: list[SpecError]
+        self,
+        placed: dict[str, _Placed],
+        base: SpecFile,
+        base_values: Mapping[str, Any],
+        errors: list[SpecError],
     ) -> None:
+        """Drop values that a later layer made inapplicable, report values that never applied,
+        then require every applicable parameter and check consistency."""
         values = {k: p.setting.value for k, p in placed.items()}
         for key in list(placed):
             param = BY_PATH[key]
@@ -372,7 +378,8 @@ class Catalog:
             if failed is None:
                 continue
             p = placed[key]
-            if p.setting.inherited:
+            from_overlay = p.file.kind == "house-rule"
+            if p.setting.inherited or (not from_overlay and applicable(param, base_values) is None):
                 del placed[key]
                 continue
             actual = values.get(failed.param, "not applicable")
