@@ -7,7 +7,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from rich.console import Console
+
 from schwimmen import __version__
+from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec.loader import Catalog
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -25,6 +29,56 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 1
 
 
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False)
+
+
+def _catalog() -> Catalog:
+    return Catalog.load()
+
+
+def _report_spec_errors(exc: SpecErrors) -> int:
+    for error in exc.errors:
+        print(error, file=sys.stderr)
+    return 1
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from schwimmen.cli.spec_commands import print_list
+
+    print_list(_console(), _catalog(), args.format)
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from schwimmen.cli.spec_commands import print_show
+
+    try:
+        ruleset = _catalog().resolve(args.ruleset)
+    except SpecErrors as exc:
+        return _report_spec_errors(exc)
+    print_show(_console(), ruleset, args.format)
+    return 0
+
+
+def _cmd_diff(args: argparse.Namespace) -> int:
+    from schwimmen.cli.spec_commands import print_diff
+
+    catalog = _catalog()
+    try:
+        a, b = catalog.resolve(args.a), catalog.resolve(args.b)
+    except SpecErrors as exc:
+        return _report_spec_errors(exc)
+    print_diff(_console(), a, b, args.format)
+    return 0
+
+
+def _format_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default text)"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="schwimmen",
@@ -33,6 +87,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"schwimmen {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    p = sub.add_parser("list", help="list the rulesets and house rules")
+    _format_option(p)
+    p.set_defaults(func=_cmd_list)
+    p = sub.add_parser(
+        "show",
+        help="show a resolved ruleset with the provenance of every rule",
+        description="RULESET is a ruleset id, optionally followed by house rules: "
+        "pagat+knocker-loses-two+pass-once-per-round. A house rule may also be a path to a "
+        ".yaml file.",
+    )
+    p.add_argument("ruleset", metavar="RULESET[+HOUSE...]")
+    _format_option(p)
+    p.set_defaults(func=_cmd_show)
+    p = sub.add_parser("diff", help="show only the rules in which two rulesets differ")
+    p.add_argument("a", metavar="A")
+    p.add_argument("b", metavar="B")
+    _format_option(p)
+    p.set_defaults(func=_cmd_diff)
     p = sub.add_parser("validate", help="check ruleset and house-rule files")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
     p.set_defaults(func=_cmd_validate)

@@ -97,10 +97,7 @@ def _problems(values: Mapping[str, Any]) -> Iterator[PROBLEM]:
                 f"{protecting} needs three-card hands and rank(s) {', '.join(needs)}",
             )
 
-    if (
-        values.get("all_pass.no_replacement") == "play-on"
-        and values.get("turns.passing") == "free"
-    ):
+    if values.get("all_pass.no_replacement") == "play-on" and values.get("turns.passing") == "free":
         yield (
             "all_pass.no_replacement",
             "with free passing and no replacement, everybody could pass forever; "

@@ -127,7 +127,9 @@ def _citations_in(data: Mapping[str, Any]) -> Iterable[tuple[Mapping[str, Any], 
             yield c, ("unresolved", u, "quotes", i)
 
 
-def check_file(sf: SpecFile, bib: Bibliography, *, expected_kind: str | None = None) -> list[SpecError]:
+def check_file(
+    sf: SpecFile, bib: Bibliography, *, expected_kind: str | None = None
+) -> list[SpecError]:
     """Checks one schema-valid file on its own: names, sources, quotes, requirements."""
     doc = sf.doc
     errors: list[SpecError] = []
@@ -137,7 +139,9 @@ def check_file(sf: SpecFile, bib: Bibliography, *, expected_kind: str | None = N
     if stem != sf.id:
         errors.append(doc.error(("id",), f"id {sf.id!r} does not match the file name {stem!r}"))
     if expected_kind and sf.kind != expected_kind:
-        errors.append(doc.error(("kind",), f"files in this folder must be of kind {expected_kind!r}"))
+        errors.append(
+            doc.error(("kind",), f"files in this folder must be of kind {expected_kind!r}")
+        )
     for i, source_id in enumerate(sf.data.get("sources", ())):
         if source_id not in bib.sources:
             errors.append(doc.error(("sources", i), f"unknown source id {source_id!r}"))
@@ -145,7 +149,9 @@ def check_file(sf: SpecFile, bib: Bibliography, *, expected_kind: str | None = N
         source = bib.sources.get(raw["source"])
         if source is None:
             known = ", ".join(bib.sources)
-            errors.append(doc.error((*path, "source"), f"unknown source {raw['source']!r} (known: {known})"))
+            errors.append(
+                doc.error((*path, "source"), f"unknown source {raw['source']!r} (known: {known})")
+            )
             continue
         attribution = raw.get("attribution")
         if attribution is not None and attribution not in {r.id for r in source.reports}:
@@ -162,7 +168,9 @@ def check_file(sf: SpecFile, bib: Bibliography, *, expected_kind: str | None = N
     for i, cond in enumerate(sf.data.get("requires", ())):
         param = BY_PATH.get(cond["param"])
         if param is None:
-            errors.append(doc.error(("requires", i, "param"), f"unknown parameter {cond['param']!r}"))
+            errors.append(
+                doc.error(("requires", i, "param"), f"unknown parameter {cond['param']!r}")
+            )
             continue
         key = "in" if "in" in cond else "not_in"
         for j, value in enumerate(cond[key]):
@@ -218,7 +226,9 @@ class Catalog:
             other = self.house_rules if sf.kind == "ruleset" else self.rulesets
             clash = table.get(sf.id) or other.get(sf.id)
             if clash is not None and clash.file != sf.file:
-                errors.append(sf.doc.error(("id",), f"id {sf.id!r} is already used by {clash.file}"))
+                errors.append(
+                    sf.doc.error(("id",), f"id {sf.id!r} is already used by {clash.file}")
+                )
             else:
                 table[sf.id] = sf
                 self._cache.clear()
@@ -255,8 +265,10 @@ class Catalog:
     def _lookup_ruleset(self, name: str, errors: list[SpecError]) -> SpecFile | None:
         if name in self.rulesets:
             return self.rulesets[name]
-        hint = "it is a house rule; put a ruleset first" if name in self.house_rules else (
-            "known rulesets: " + ", ".join(sorted(self.rulesets))
+        hint = (
+            "it is a house rule; put a ruleset first"
+            if name in self.house_rules
+            else ("known rulesets: " + ", ".join(sorted(self.rulesets)))
         )
         errors.append(SpecError("<command line>", 1, 1, "$", f"unknown ruleset {name!r} ({hint})"))
         return None
@@ -273,10 +285,14 @@ class Catalog:
             if sf is not None and sf.kind != "house-rule":
                 errors.append(sf.doc.error(("kind",), "only house rules can be added with '+'"))
             return None
-        hint = "it is a ruleset, not a house rule" if name in self.rulesets else (
-            "known house rules: " + ", ".join(sorted(self.house_rules))
+        hint = (
+            "it is a ruleset, not a house rule"
+            if name in self.rulesets
+            else ("known house rules: " + ", ".join(sorted(self.house_rules)))
         )
-        errors.append(SpecError("<command line>", 1, 1, "$", f"unknown house rule {name!r} ({hint})"))
+        errors.append(
+            SpecError("<command line>", 1, 1, "$", f"unknown house rule {name!r} ({hint})")
+        )
         return None
 
     def file_errors_for(self, sf: SpecFile) -> list[SpecError]:
@@ -299,12 +315,18 @@ class Catalog:
                 return {}
             parent = self.rulesets.get(parent_id)
             if parent is None:
-                errors.append(sf.doc.error(("extends",), f"unknown ruleset {parent_id!r} in 'extends'"))
+                errors.append(
+                    sf.doc.error(("extends",), f"unknown ruleset {parent_id!r} in 'extends'")
+                )
                 return {}
             for key, p in self._chain(parent, [*stack, sf.id], errors).items():
                 inherited = Setting(
-                    p.setting.param, p.setting.value, p.setting.provenance,
-                    p.setting.origin, True, p.setting.note,
+                    p.setting.param,
+                    p.setting.value,
+                    p.setting.provenance,
+                    p.setting.origin,
+                    True,
+                    p.setting.note,
                 )
                 placed[key] = _Placed(inherited, p.file, p.path)
         for param, entry, path in sf.entries():
@@ -343,7 +365,11 @@ class Catalog:
                     )
             for param, entry, path in overlay.entries():
                 setting = Setting(
-                    param, freeze(entry["value"]), provenance_of(entry), overlay.id, False,
+                    param,
+                    freeze(entry["value"]),
+                    provenance_of(entry),
+                    overlay.id,
+                    False,
                     entry.get("note"),
                 )
                 earlier = set_by.get(param)

@@ -118,7 +118,8 @@ _PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         "players.range",
         "Number of players",
-        "The smallest and the largest number of players the ruleset allows at the start of a match.",
+        "The smallest and the largest number of players the ruleset allows at the start of a "
+        "match.",
         {
             "type": "object",
             "properties": {
@@ -147,7 +148,8 @@ _PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         "cards.suits",
         "Suits in the pack",
-        "The suits of the pack: C Kreuz (clubs), S Pik (spades), H Herz (hearts), D Karo (diamonds).",
+        "The suits of the pack: C Kreuz (clubs), S Pik (spades), H Herz (hearts), "
+        "D Karo (diamonds).",
         {"type": "array", "items": SUIT_SCHEMA, "minItems": 1, "uniqueItems": True},
         matrix="2.2",
     ),
@@ -192,10 +194,11 @@ _PARAMETERS: tuple[Parameter, ...] = (
             "then one card goes face up to the middle, then the dealer gets his card.",
             "extra-hand-blind-choice": "Every player and an extra hand get their cards (the extra "
             "hand after the dealer in each round). The dealer looks at his own hand only and keeps "
-            "it or takes the unseen extra hand; the hand he does not want goes face up to the middle.",
-            "two-packets-look-at-one": "The other players get their cards, then the dealer lays two "
-            "packets for himself. He looks at one packet and keeps it or lays it face up in the "
-            "middle and takes the other.",
+            "it or takes the unseen extra hand; the hand he does not want goes face up to the "
+            "middle.",
+            "two-packets-look-at-one": "The other players get their cards, then the dealer lays "
+            "two packets for himself. He looks at one packet and keeps it or lays it face up in "
+            "the middle and takes the other.",
             "hands-then-middle": "Every player gets his cards, then the middle cards are laid out.",
             "hands-then-upcard": "Every player gets his cards, then one card is turned up to start "
             "the discard pile; the rest is the stock.",
@@ -349,7 +352,8 @@ _PARAMETERS: tuple[Parameter, ...] = (
         applies_when=(MIDDLE_GAME,),
         choices={
             "showdown": "The round ends at once with a showdown that has no knocker.",
-            "play-on": "Play goes on; the passing rule must make sure that it cannot go on forever.",
+            "play-on": "Play goes on; the passing rule must make sure that it cannot go on "
+            "forever.",
         },
         matrix="2.10",
     ),
@@ -374,7 +378,8 @@ _PARAMETERS: tuple[Parameter, ...] = (
         {},
         choices={
             "nothing": "Anybody may knock (no minimum score, U50).",
-            "maximum": "Only a player holding the maximum (31) may close, announcing the last round.",
+            "maximum": "Only a player holding the maximum (31) may close, announcing the last "
+            "round.",
         },
         matrix="2.11",
     ),
@@ -385,7 +390,8 @@ _PARAMETERS: tuple[Parameter, ...] = (
         {},
         choices={
             "allowed": "Yes.",
-            "not-on-first-turn-of-deal": "Not on the round's very first turn; every later turn may.",
+            "not-on-first-turn-of-deal": "Not on the round's very first turn; every later turn "
+            "may.",
         },
         matrix="2.12",
     ),
@@ -419,8 +425,9 @@ _PARAMETERS: tuple[Parameter, ...] = (
         {},
         applies_when=(when("knocking.then", "last-cycle"),),
         choices={
-            "every-other-player": "Every other active player once, in seat order from the knocker's "
-            "left to his right, including players who already moved in this round of turns (U04).",
+            "every-other-player": "Every other active player once, in seat order from the "
+            "knocker's left to his right, including players who already moved in this round of "
+            "turns (U04).",
             "until-dealer": "Only the players after the knocker up to and including the dealer.",
         },
         matrix="2.12",
@@ -625,7 +632,9 @@ _PARAMETERS: tuple[Parameter, ...] = (
                 {"const": "none"},
                 {"type": "array", "items": SUIT_SCHEMA, "minItems": 2, "uniqueItems": True},
             ],
-            "x-messages": {"anyOf": "must be 'none' or a list of suits, highest first: [C, S, H, D]"},
+            "x-messages": {
+                "anyOf": "must be 'none' or a list of suits, highest first: [C, S, H, D]"
+            },
         },
         matrix="2.20",
     ),
@@ -685,7 +694,8 @@ _PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         "lives.count",
         "Lives",
-        "How many lives (tokens, sticks still to receive, pips on the die) each player starts with.",
+        "How many lives (tokens, sticks still to receive, pips on the die) each player starts "
+        "with.",
         {"type": "integer", "minimum": 1, "maximum": 12},
         matrix="2.24",
     ),

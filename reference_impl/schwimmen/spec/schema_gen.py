@@ -58,8 +58,11 @@ def _defs() -> dict[str, Any]:
         "penalty": {
             "type": "object",
             "description": "Who loses lives when a round ends this way: 'showdown' is the "
-            "ordinary showdown (the lowest loses); 'all-others' makes every other player lose "
-            "'lives', except that other holders of a maximum (31) lose 'maximum_holders'.",
+            "ordinary showdown (the lowest loses); 'all-others' makes every active player who "
+            "does not hold the hand that ended the round lose 'lives'. When 'maximum_holders' is "
+            "given, a player who holds (and, where showing is optional, has shown) a maximum "
+            "(31) loses that many instead; when it is not given, such a player counts like "
+            "everybody else, except after a round ended by a 31, which exempts every 31 shown.",
             "properties": {
                 "kind": {"enum": ["showdown", "all-others"]},
                 "lives": {"type": "integer", "minimum": 1, "maximum": 5},

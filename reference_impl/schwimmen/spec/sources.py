@@ -123,7 +123,9 @@ def _divergence(quote: str, lines: list[str]) -> str:
         best = max(best, lo)
     if best < 8:
         return ""
-    return f" (it matches up to {quote[:best][-30:]!r}, then differs at {quote[best:best + 15]!r})"
+    return (
+        f" (it matches up to {quote[:best][-30:]!r}, then differs at {quote[best : best + 15]!r})"
+    )
 
 
 def load_bibliography(path: Path | None = None, texts_dir: Path | None = None) -> Bibliography:

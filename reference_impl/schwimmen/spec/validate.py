@@ -75,10 +75,7 @@ def validate_paths(paths: Iterable[Path], catalog: Catalog | None = None) -> Rep
         sf = catalog.add(file)
         errors = catalog.file_errors_for_path(str(file))
         if sf is not None and not errors:
-            if sf.kind == "house-rule":
-                name = f"{sf.data['origin']}{SEPARATOR}{file}"
-            else:
-                name = sf.id
+            name = f"{sf.data['origin']}{SEPARATOR}{file}" if sf.kind == "house-rule" else sf.id
             try:
                 catalog.resolve(name)
             except SpecErrors as exc:

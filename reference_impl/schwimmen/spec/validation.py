@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
@@ -61,6 +61,7 @@ def _suggest(word: str, options: Iterable[str]) -> str:
 
 
 def _explain(error: ValidationError, doc: Document, prefix: JsonPath = ()) -> list[SpecError]:
+    """Turn one jsonschema error into located, plainly worded errors."""
     path: JsonPath = (*prefix, *error.absolute_path)
     custom = _custom(error)
     if custom is not None:
@@ -69,7 +70,8 @@ def _explain(error: ValidationError, doc: Document, prefix: JsonPath = ()) -> li
     if kind in ("oneOf", "anyOf") and error.context:
         return _explain(best_match(error.context), doc, prefix)
     if kind == "additionalProperties" and isinstance(error.instance, Mapping):
-        allowed = list(error.schema.get("properties", {}))
+        schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
+        allowed = list(schema.get("properties", {}))
         out = []
         for key in error.instance:
             if key in allowed:
@@ -80,7 +82,7 @@ def _explain(error: ValidationError, doc: Document, prefix: JsonPath = ()) -> li
             out.append(doc.error((*path, key), f"unknown key {key!r}{hint}", key=True))
         return out
     if kind == "enum":
-        options = list(error.validator_value)
+        options = list(cast(Iterable[Any], error.validator_value))
         value = error.instance
         hint = ""
         if isinstance(value, int) and not isinstance(value, bool) and str(value) in options:
@@ -89,10 +91,15 @@ def _explain(error: ValidationError, doc: Document, prefix: JsonPath = ()) -> li
             hint = " (YAML reads yes/no/on/off as true/false: quote the word)"
         elif isinstance(value, str):
             hint = _suggest(value, [o for o in options if isinstance(o, str)])
-        return [doc.error(path, f"{_show(value)} is not allowed; choose one of: "
-                          f"{_choices(options)}{hint}")]
+        return [
+            doc.error(
+                path, f"{_show(value)} is not allowed; choose one of: {_choices(options)}{hint}"
+            )
+        ]
     if kind == "required":
-        missing = [k for k in error.validator_value if k not in (error.instance or {})]
+        present = error.instance if isinstance(error.instance, Mapping) else {}
+        required = cast(Iterable[str], error.validator_value)
+        missing = [k for k in required if k not in present]
         return [doc.error(path, f"missing required key {k!r}") for k in missing[:1]]
     if kind == "const":
         return [doc.error(path, f"must be {_show(error.validator_value)}")]
@@ -100,11 +107,21 @@ def _explain(error: ValidationError, doc: Document, prefix: JsonPath = ()) -> li
         expected = error.validator_value
         return [doc.error(path, f"{_show(error.instance)} is not of type {_show(expected)}")]
     if kind == "multipleOf":
-        return [doc.error(path, f"{_show(error.instance)} is not a multiple of "
-                          f"{error.validator_value} (points go in halves: 30.5)")]
+        return [
+            doc.error(
+                path,
+                f"{_show(error.instance)} is not a multiple of "
+                f"{error.validator_value} (points go in halves: 30.5)",
+            )
+        ]
     if kind == "pattern":
-        return [doc.error(path, f"{_show(error.instance)} does not have the expected form "
-                          f"(pattern {error.validator_value})")]
+        return [
+            doc.error(
+                path,
+                f"{_show(error.instance)} does not have the expected form "
+                f"(pattern {error.validator_value})",
+            )
+        ]
     return [doc.error(path, error.message)]
 
 

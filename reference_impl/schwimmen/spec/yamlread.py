@@ -45,11 +45,17 @@ class Document:
     data: Any
     positions: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
     key_positions: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
+    containers: set[JsonPath] = field(default_factory=set)
 
     def locate(self, path: JsonPath, *, key: bool = False) -> tuple[int, int]:
-        """The 1-based line and column of ``path``, or of its nearest located ancestor."""
-        table = self.key_positions if key else self.positions
+        """The 1-based line and column of ``path``, or of its nearest located ancestor.
+
+        A mapping or list is placed at its key (``knocker_lowest:``), a scalar at its value.
+        """
         probe = tuple(path)
+        if probe in self.containers and probe in self.key_positions:
+            key = True
+        table = self.key_positions if key else self.positions
         while probe:
             if probe in table:
                 return table[probe]
@@ -100,6 +106,8 @@ class _Builder:
             if isinstance(value, float) and value != value:
                 raise self.fail(node, path, "NaN is not a value")
             return value
+        if isinstance(node, yaml.SequenceNode | yaml.MappingNode):
+            self.doc.containers.add(path)
         if isinstance(node, yaml.SequenceNode):
             if node.tag != "tag:yaml.org,2002:seq":
                 raise self.fail(node, path, f"unsupported YAML tag {node.tag!r}")
@@ -172,7 +180,5 @@ def read_file(path: Path, shown_as: str | None = None) -> Document:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise YamlError(
-            SpecError(name, 1, 1, "$", f"not UTF-8 text (byte {exc.start})")
-        ) from None
+        raise YamlError(SpecError(name, 1, 1, "$", f"not UTF-8 text (byte {exc.start})")) from None
     return read_text(name, text)

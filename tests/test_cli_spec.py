@@ -1,0 +1,114 @@
+"""The spec commands: list, show, diff, validate, with text and JSON output."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from schwimmen.cli.main import main
+from schwimmen.resources import spec_dir
+from schwimmen.spec.loader import Catalog
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_list_names_every_ruleset_and_house_rule(
+    catalog: Catalog, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(["list", "--format", "json"], capsys)
+    assert code == 0
+    entries = json.loads(out)
+    assert {e["id"] for e in entries} == set(catalog.rulesets) | set(catalog.house_rules)
+    code, text, _ = run(["list"], capsys)
+    assert code == 0
+    for rid in catalog.rulesets:
+        assert rid in text
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "altenburg",
+        "pagat",
+        "dutch",
+        "tri-palki",
+        "forty-one",
+        "hosa-aba",
+        "rules-page",
+        "beginner-guide",
+        "online",
+        "scat",
+    ],
+)
+def test_show_every_ruleset(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["show", name], capsys)
+    assert code == 0
+    assert "CITED" in out and "DEFAULT" in out
+    code, out, _ = run(["show", name, "--format", "json"], capsys)
+    data = json.loads(out)
+    assert data["id"] == name
+    kinds = {p["provenance"]["kind"] for p in data["parameters"].values()}
+    assert kinds <= {"cited", "interpreted", "default"}
+
+
+def test_show_every_house_rule_on_its_origin(
+    catalog: Catalog, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for hid, sf in catalog.house_rules.items():
+        code, out, err = run(["show", f"{sf.data['origin']}+{hid}", "--format", "json"], capsys)
+        assert code == 0, err
+        data = json.loads(out)
+        assert any(p["set_by"] == hid for p in data["parameters"].values())
+
+
+def test_show_marks_inheritance_and_house_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(["show", "dutch"], capsys)
+    assert "inherited from pagat" in out
+    _, out, _ = run(["show", "pagat+knocker-loses-two"], capsys)
+    assert "set by house rule knocker-loses-two" in out
+
+
+def test_diff_altenburg_pagat_shows_the_disagreements_with_quotes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "300")
+    code, out, _ = run(["diff", "altenburg", "pagat", "--format", "json"], capsys)
+    assert code == 0
+    diff = {d["parameter"]: d for d in json.loads(out)["differences"]}
+    for param in (
+        "triples.ranks",
+        "three_aces.kind",
+        "dealing.procedure",
+        "knocking.form",
+        "turns.passing",
+        "comparison.suit_order",
+    ):
+        assert param in diff, param
+        for side in ("a", "b"):
+            assert diff[param][side]["provenance"]["kind"] in ("cited", "interpreted", "default")
+    for param in ("three_aces.kind", "dealing.procedure", "turns.passing"):
+        for side in ("a", "b"):
+            assert diff[param][side]["provenance"].get("quotes"), (param, side)
+    code, text, _ = run(["diff", "altenburg", "pagat"], capsys)
+    assert code == 0 and "Altenburg zählt als 31 auch drei Asse" in text
+
+
+def test_diff_of_identical_rulesets_is_empty(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["diff", "pagat", "pagat", "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["differences"] == []
+
+
+def test_show_unknown_ruleset_fails_cleanly(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["show", "pagat+no-such-rule"], capsys)
+    assert code == 1 and "unknown house rule 'no-such-rule'" in err
+
+
+def test_validate_the_shipped_spec(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["validate", str(spec_dir())], capsys)
+    assert code == 0
+    assert out.strip().splitlines()[-1].startswith("OK:")
