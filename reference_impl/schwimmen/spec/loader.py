@@ -255,6 +255,8 @@ class Catalog:
         base_values = {k: p.setting.value for k, p in placed.items()}
         overlay_files = [o for o in overlays if o is not None]
         self._apply_overlays(placed, base_file, base_values, overlay_files, errors)
+        if errors:
+            raise SpecErrors(errors)
         self._check_resolved(placed, base_file, base_values, errors)
         if errors:
             raise SpecErrors(errors)
