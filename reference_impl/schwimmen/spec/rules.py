@@ -18,9 +18,12 @@ from schwimmen.spec import vocabulary as v
 
 @dataclass(frozen=True)
 class Penalty:
+    """Who loses when a round ends on a special hand. ``maximum_holders`` None means a
+    holder of a 31 counts like anybody else (see the penalty schema)."""
+
     kind: v.PenaltyKind
     lives: int = 0
-    maximum_holders: int = 0
+    maximum_holders: int | None = None
 
 
 @dataclass(frozen=True)
@@ -179,7 +182,7 @@ def _penalty(raw: Any) -> Penalty | None:
     return Penalty(
         v.PenaltyKind(raw["kind"]),
         int(raw.get("lives", 0)),
-        int(raw.get("maximum_holders", 0)),
+        None if raw.get("maximum_holders") is None else int(raw["maximum_holders"]),
     )
 
 

@@ -1,0 +1,234 @@
+"""Conformance fixtures: loading, checking, and choosing the case that applies.
+
+A fixture is one scenario (position and steps) with one or more cases; a case gives the
+expected outcome for the rulesets it names and for every ruleset whose parameters meet its
+``where`` predicates. So a house rule written tomorrow gets every case whose predicates it
+meets, and one fixture holds a whole disagreement (one case per answer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from schwimmen.protocol.cards import deck, text
+from schwimmen.resources import conformance_dir
+from schwimmen.spec.errors import SpecError
+from schwimmen.spec.model import Citation, Ruleset
+from schwimmen.spec.validation import schema_errors
+from schwimmen.spec.vocabulary import DealProcedure, MoveKind
+from schwimmen.spec.yamlread import Document, YamlError, read_file
+
+SCHEMA = "fixture.schema.json"
+POSITION_KEYS = (
+    "seats",
+    "dealer",
+    "lives",
+    "eliminated",
+    "hands",
+    "middle",
+    "extra",
+    "stock",
+    "discard",
+    "deck",
+    "decks",
+    "knocker",
+    "reached",
+    "steps",
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    index: int
+    name: str
+    rulesets: tuple[str, ...]
+    where: Mapping[str, Any]
+    expect: Mapping[str, Any]
+    because: tuple[Citation, ...]
+    defaults: tuple[str, ...]
+    note: str
+
+    def label(self) -> str:
+        return self.name or f"case {self.index + 1}"
+
+
+@dataclass(frozen=True)
+class Fixture:
+    id: str
+    title: str
+    kind: str
+    disagreement: str | None
+    matrix: str
+    description: str
+    setup: Mapping[str, Any]
+    cases: tuple[Case, ...]
+    file: str
+    doc: Document
+
+    def fits(self, ruleset: Ruleset) -> str | None:
+        """Why this fixture's position cannot be set up under ``ruleset`` (the matrix's
+        "n/a": sixes in a 32-card pack, three-card hands in "41", a middle in the
+        draw-and-discard game), or None when it can."""
+        rules = ruleset.rules
+        pack = {text(c) for c in deck(rules.cards.ranks, rules.cards.suits)}
+        setup = self.setup
+        cards: list[str] = []
+        for key in ("middle", "extra", "stock", "discard", "deck"):
+            cards.extend(setup.get(key, ()))
+        for hand in setup.get("hands", {}).values():
+            cards.extend(hand)
+            if len(hand) != rules.cards.hand_size:
+                return f"hands of {len(hand)} cards, the ruleset deals {rules.cards.hand_size}"
+        for d in setup.get("decks", ()):
+            cards.extend(d)
+        foreign = sorted({c for c in cards if c not in pack})
+        if foreign:
+            return f"card(s) {', '.join(foreign)} are not in the ruleset's pack"
+        draw_game = rules.turns.move is MoveKind.DRAW_AND_DISCARD
+        if draw_game and ("middle" in setup or "extra" in setup):
+            return "the position has a middle; the ruleset has none"
+        if not draw_game and "discard" in setup:
+            return "the position has a discard pile; the ruleset has a middle"
+        if "middle" in setup and len(setup["middle"]) != rules.cards.middle_size:
+            size = rules.cards.middle_size
+            return f"a middle of {len(setup['middle'])} cards, the ruleset has {size}"
+        has_choice = rules.dealing.procedure in (
+            DealProcedure.EXTRA_HAND_BLIND_CHOICE,
+            DealProcedure.TWO_PACKETS_LOOK_AT_ONE,
+        )
+        if "extra" in setup and not has_choice:
+            return "the position has a dealer's extra hand; the ruleset deals none"
+        if self.kind != "setup":
+            seats = int(setup.get("seats", 0))
+            if not rules.players.min <= seats <= rules.players.max:
+                return (
+                    f"{seats} players; the ruleset allows {rules.players.min}-{rules.players.max}"
+                )
+        return None
+
+    def applicable_case(self, ruleset: Ruleset) -> Case | None:
+        """The first case that applies to ``ruleset`` (lint keeps it unambiguous)."""
+        if self.fits(ruleset) is not None:
+            return None
+        values = ruleset.values()
+        for case in self.cases:
+            if case_applies(case, ruleset.id, values):
+                return case
+        return None
+
+    def request(self, ruleset: Ruleset) -> dict[str, Any]:
+        """The language-neutral request that runs this fixture under ``ruleset``."""
+        return {
+            "kind": self.kind,
+            "fixture": self.id,
+            "ruleset": {"id": ruleset.id, "parameters": ruleset.values()},
+            **{k: v for k, v in self.setup.items()},
+        }
+
+
+def predicate_holds(predicate: Any, value: Any) -> bool:
+    if isinstance(predicate, Mapping):
+        return not any(_same(value, v) for v in predicate["not"])
+    return any(_same(value, v) for v in predicate)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    return bool(a == b)
+
+
+def case_applies(case: Case, ruleset_id: str, values: Mapping[str, Any]) -> bool:
+    if case.where:
+        return all(
+            param in values and predicate_holds(pred, values[param])
+            for param, pred in case.where.items()
+        )
+    return ruleset_id in case.rulesets
+
+
+def _citation(raw: Mapping[str, Any]) -> Citation:
+    return Citation(
+        raw["source"], raw["section"], raw["quote"], raw.get("line"), raw.get("attribution")
+    )
+
+
+def parse_fixture(
+    path: Path, shown_as: str | None = None
+) -> tuple[Fixture | None, list[SpecError]]:
+    try:
+        doc = read_file(path, shown_as)
+    except YamlError as exc:
+        return None, [exc.error]
+    if not isinstance(doc.data, dict):
+        return None, [doc.error((), "a fixture must be a mapping at the top")]
+    errors = schema_errors(doc, SCHEMA)
+    if errors:
+        return None, errors
+    data = doc.data
+    cases = tuple(
+        Case(
+            index=i,
+            name=raw.get("name", ""),
+            rulesets=tuple(raw.get("rulesets", ())),
+            where=raw.get("where", {}),
+            expect=raw["expect"],
+            because=tuple(_citation(c) for c in raw.get("because", ())),
+            defaults=tuple(raw.get("default", ())),
+            note=raw.get("note", ""),
+        )
+        for i, raw in enumerate(data["cases"])
+    )
+    setup = {k: data[k] for k in POSITION_KEYS if k in data}
+    fixture = Fixture(
+        id=data["id"],
+        title=data["title"],
+        kind=data["kind"],
+        disagreement=data.get("disagreement"),
+        matrix=data.get("matrix", ""),
+        description=str(data.get("description", "")).strip(),
+        setup=setup,
+        cases=cases,
+        file=doc.file,
+        doc=doc,
+    )
+    return fixture, []
+
+
+def fixture_files(root: Path | None = None) -> list[Path]:
+    root = root or conformance_dir() / "fixtures"
+    return sorted(root.rglob("*.yaml"))
+
+
+def load_fixtures(
+    root: Path | None = None,
+) -> tuple[list[Fixture], list[SpecError]]:
+    """Every fixture under ``conformance/fixtures`` and every error found loading them."""
+    base = root or conformance_dir() / "fixtures"
+    fixtures: list[Fixture] = []
+    errors: list[SpecError] = []
+    for path in fixture_files(base):
+        shown = f"conformance/fixtures/{path.relative_to(base)}"
+        fixture, problems = parse_fixture(path, shown)
+        errors.extend(problems)
+        if fixture is not None:
+            fixtures.append(fixture)
+    return fixtures, errors
+
+
+def select(
+    fixtures: Sequence[Fixture], *, pattern: str | None = None, kinds: Sequence[str] = ()
+) -> list[Fixture]:
+    out = []
+    for f in fixtures:
+        if kinds and f.kind not in kinds:
+            continue
+        if pattern and pattern.lower() not in (f.id + " " + f.title).lower():
+            continue
+        out.append(f)
+    return out

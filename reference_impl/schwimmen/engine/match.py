@@ -1,0 +1,323 @@
+"""A match: rounds until one player is left, with lives, swimming and elimination.
+
+This is the engine's public face, shaped like OpenSpiel's game state: ``to_move()``,
+``legal_actions()``, ``apply(action)`` (raising :class:`IllegalAction` with a stable
+reason code), ``observation(seat)``, ``clone()`` and a typed event log. A seed or an
+explicit deck order makes every match reproducible.
+
+Match rules (rules-matrix 2.24–2.27, U24–U31, U42): lives are lost one at a time and a
+life lost while swimming eliminates (or, by option, a round can at most send a player
+swimming); eliminated players get no cards and are skipped as dealer and in the last
+cycle; the deal passes clockwise after every round, also after a replayed one; when a
+showdown would put out every remaining player the round is replayed (or they share the
+win); the online site's series gives the winner a point and starts a new match.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from schwimmen.engine.hands import Evaluator, evaluator_for
+from schwimmen.engine.reasons import IllegalAction, Reason
+from schwimmen.engine.rounds import Phase, Round, RoundResult, value_json
+from schwimmen.protocol import events as ev
+from schwimmen.protocol.actions import Action
+from schwimmen.protocol.cards import Card, seat_name, text
+from schwimmen.spec.model import Ruleset
+from schwimmen.spec.rules import Rules
+from schwimmen.spec.vocabulary import AfterLast, EveryoneOut, MultiLoss, Series
+
+
+class SetupError(ValueError):
+    """A match that the ruleset does not allow (players, dealer, lives, cards)."""
+
+
+@dataclass
+class Position:
+    """Cards as dealt, for a match that starts from a given position (fixtures).
+
+    ``hands`` maps seats to their cards, ``stock`` is top first, ``discard`` bottom
+    first; ``extra`` is the dealer's unseen extra hand or second packet.
+    """
+
+    hands: dict[int, list[Card]]
+    middle: list[Card] = field(default_factory=list)
+    extra: list[Card] = field(default_factory=list)
+    stock: list[Card] = field(default_factory=list)
+    discard: list[Card] = field(default_factory=list)
+
+
+class Match:
+    """One match (or, in the online site's series, a run of matches) of a ruleset."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset | Rules,
+        seats: int,
+        *,
+        first_dealer: int | None = None,
+        lives: int | Sequence[int] | None = None,
+        seed: int | None = 0,
+        decks: Sequence[Sequence[Card]] = (),
+        position: Position | None = None,
+        eliminated: Sequence[int] = (),
+        record: bool = True,
+    ) -> None:
+        rules = ruleset.rules if isinstance(ruleset, Ruleset) else ruleset
+        self.rules: Rules = rules
+        self.evaluator: Evaluator = evaluator_for(rules)
+        low, high = rules.players.min, rules.players.max
+        if not low <= seats <= high:
+            raise SetupError(f"this ruleset is played by {low} to {high} players, not {seats}")
+        self.table_size = seats
+        self.dealer = seats - 1 if first_dealer is None else first_dealer
+        if not 0 <= self.dealer < seats:
+            raise SetupError(f"no seat {self.dealer} at a table of {seats}")
+        start = rules.lives.count
+        if lives is None:
+            self.lives = [start] * seats
+        elif isinstance(lives, int):
+            self.lives = [lives] * seats
+        else:
+            self.lives = list(lives)
+        if len(self.lives) != seats or any(x < 0 for x in self.lives):
+            raise SetupError("lives must be given once per seat and not be negative")
+        self.start_lives = start if lives is None or not isinstance(lives, int) else lives
+        self.eliminated: set[int] = set(eliminated)
+        if seats - len(self.eliminated) < 2:
+            raise SetupError("at least two players must still be in the match")
+        if self.dealer in self.eliminated:
+            raise SetupError("an eliminated player cannot deal")
+        self.rng = random.Random(seed)
+        self.decks = [list(d) for d in decks]
+        self.record = record
+        self.events: list[ev.Event] = []
+        self.round_no = 0
+        self.match_no = 1
+        self.points = [0] * seats
+        self.winners: tuple[int, ...] = ()
+        self.over = False
+        self.results: list[RoundResult] = []
+        self.round: Round
+        self._emit(ev.MatchStarted(self.match_no, seats, self.dealer, start))
+        self._start_round(position)
+        self._settle()
+
+    # ------------------------------------------------------------------ events
+    def _emit(self, event: ev.Event) -> None:
+        if self.record:
+            self.events.append(event)
+
+    def _round_emit(self, event: ev.Event) -> None:
+        if isinstance(event, ev.RoundStarted):
+            event = ev.RoundStarted(self.round_no, event.dealer, event.seats)
+        self.events.append(event)
+
+    # ------------------------------------------------------------------ rounds
+    def active(self) -> list[int]:
+        return [s for s in range(self.table_size) if s not in self.eliminated]
+
+    def swimming(self) -> list[int]:
+        if self.rules.lives.after_last is not AfterLast.SWIM:
+            return []
+        return [s for s in self.active() if self.lives[s] == 0]
+
+    def _next_pack(self) -> list[Card]:
+        if self.decks:
+            return self.decks.pop(0)
+        pack = list(self.evaluator.pack)
+        self.rng.shuffle(pack)
+        return pack
+
+    def _start_round(self, position: Position | None = None) -> None:
+        self.round_no += 1
+        seats = self.active()
+        emit = self._round_emit if self.record else _drop
+        if position is not None:
+            self.round = Round.from_position(
+                self.rules,
+                self.evaluator,
+                self.table_size,
+                seats,
+                self.dealer,
+                position.hands,
+                position.middle,
+                position.extra,
+                position.stock,
+                position.discard,
+                emit,
+            )
+        else:
+            pack = self._next_pack()
+            needed = len(seats) * self.rules.cards.hand_size + self.rules.cards.middle_size + 1
+            if len(pack) < needed:
+                raise SetupError(f"a pack of {len(pack)} cards is too small for this deal")
+            self.round = Round.deal(
+                self.rules, self.evaluator, self.table_size, seats, self.dealer, pack, emit
+            )
+
+    def _settle(self) -> None:
+        """Finish rounds that ended without a decision (a 31 at the deal) until a player
+        has to act or the match is over."""
+        while not self.over and self.round.phase is Phase.OVER:
+            self._finish_round()
+
+    def _finish_round(self) -> None:
+        result = self.round.result
+        assert result is not None
+        self.results.append(result)
+        remaining = self.active()
+        losses = {s: n for s, n in result.losses.items() if n > 0}
+        after = {s: self._lives_after(s, n) for s, n in losses.items()}
+        survivors = [s for s in remaining if s not in after or after[s] is not None]
+        if losses and not survivors:
+            if self.rules.match.everyone_out is EveryoneOut.SHARED_WIN:
+                self._end_match(tuple(remaining), shared=True)
+                return
+            self._emit(ev.RoundReplayed("the showdown would put out every player left"))
+            self._rotate_dealer()
+            self._start_round()
+            return
+        for s, n in losses.items():
+            left = after[s]
+            self._emit(ev.LivesLost(s, n, max(left or 0, 0)))
+            if left is None:
+                self.lives[s] = 0
+                self.eliminated.add(s)
+                self._emit(ev.Eliminated(s))
+            else:
+                was_swimming = self.lives[s] == 0
+                self.lives[s] = left
+                if left == 0 and not was_swimming and self.rules.lives.after_last is AfterLast.SWIM:
+                    self._emit(ev.Swimming(s))
+        left_players = self.active()
+        if len(left_players) <= 1:
+            self._end_match(tuple(left_players), shared=False)
+            return
+        self._rotate_dealer()
+        self._start_round()
+
+    def _lives_after(self, seat: int, n: int) -> int | None:
+        """Lives left after losing ``n`` (U24), or None when the seat is out."""
+        lives = self.lives[seat]
+        swim = self.rules.lives.after_last is AfterLast.SWIM
+        if self.rules.lives.multi_loss is MultiLoss.STOP_AT_SWIMMING:
+            if lives == 0:
+                return None
+            left = max(0, lives - n)
+            return left if (swim or left > 0) else None
+        for _ in range(n):
+            if lives == 0:
+                return None
+            lives -= 1
+            if lives == 0 and not swim:
+                return None
+        return lives
+
+    def _rotate_dealer(self) -> None:
+        seat = self.dealer
+        for _ in range(self.table_size):
+            seat = (seat + 1) % self.table_size
+            if seat not in self.eliminated:
+                break
+        self.dealer = seat
+        self._emit(ev.NextDealer(seat))
+
+    def _end_match(self, winners: tuple[int, ...], *, shared: bool) -> None:
+        self.over = True
+        self.winners = winners
+        if self.rules.match.series is Series.POINT_AND_NEW_MATCH and len(winners) == 1:
+            self.points[winners[0]] += 1
+        points = {s: p for s, p in enumerate(self.points) if p}
+        self._emit(ev.MatchEnded(winners, shared, points))
+
+    def next_match(self) -> None:
+        """Start the next match of a series: every player gets his lives back (U34)."""
+        if not self.over:
+            raise IllegalAction(Reason.WRONG_PHASE, "the match is not over yet")
+        if self.rules.match.series is not Series.POINT_AND_NEW_MATCH:
+            raise IllegalAction(Reason.MATCH_OVER, "this ruleset plays a single match")
+        self.match_no += 1
+        self.over = False
+        self.winners = ()
+        self.eliminated.clear()
+        self.lives = [self.start_lives] * self.table_size
+        self._rotate_dealer()
+        self._emit(ev.MatchStarted(self.match_no, self.table_size, self.dealer, self.start_lives))
+        self._start_round()
+        self._settle()
+
+    # ------------------------------------------------------------------ the API
+    def to_move(self) -> int | None:
+        return None if self.over else self.round.to_move()
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.over else self.round.legal_actions()
+
+    def why_illegal(self, action: Action, seat: int | None = None) -> Reason | None:
+        if self.over:
+            return Reason.MATCH_OVER
+        if seat is not None and seat != self.round.to_move():
+            return Reason.NOT_YOUR_TURN
+        return self.round.why_illegal(action)
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply ``action`` (for ``seat``, if given, which must be the seat to move)."""
+        problem = self.why_illegal(action, seat)
+        if problem is not None:
+            raise IllegalAction(problem)
+        self.round.apply(action)
+        self._settle()
+
+    def clone(self) -> Match:
+        """An independent copy sharing only the immutable rules and hand table."""
+        memo: dict[int, Any] = {id(self.rules): self.rules, id(self.evaluator): self.evaluator}
+        return copy.deepcopy(self, memo)
+
+    def events_for(self, seat: int | None) -> list[ev.Event]:
+        """The event log as ``seat`` may see it (None: everything)."""
+        out = []
+        for event in self.events:
+            seen = event.for_seat(seat)
+            if seen is not None:
+                out.append(seen)
+        return out
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see now, as JSON data (hands of others stay hidden, U43)."""
+        rnd = self.round
+        middle = None if rnd.middle_hidden else [text(c) for c in rnd.middle]
+        obs: dict[str, Any] = {
+            "seat": seat_name(seat),
+            "dealer": seat_name(self.dealer),
+            "round": self.round_no,
+            "phase": rnd.phase.value,
+            "to_move": None if self.to_move() is None else seat_name(self.to_move() or 0),
+            "hand": [text(c) for c in rnd.hands.get(seat, [])],
+            "middle": middle,
+            "middle_hidden": rnd.middle_hidden,
+            "stock": len(rnd.stock),
+            "discard_top": text(rnd.discard[-1]) if rnd.discard else None,
+            "knocker": None if rnd.knocker is None else seat_name(rnd.knocker),
+            "closed": [seat_name(s) for s in sorted(rnd.closed)],
+            "lives": {seat_name(s): self.lives[s] for s in range(self.table_size)},
+            "swimming": [seat_name(s) for s in self.swimming()],
+            "eliminated": [seat_name(s) for s in sorted(self.eliminated)],
+            "match_over": self.over,
+            "winners": [seat_name(s) for s in self.winners],
+        }
+        if rnd.phase is Phase.DEALER_CHOICE and seat == self.dealer:
+            obs["extra_hand"] = len(rnd.extra or [])
+        if seat in rnd.hands and rnd.phase is not Phase.OVER:
+            obs["value"] = value_json(self.evaluator.evaluate(rnd.hands[seat]))
+        if self.to_move() == seat:
+            obs["legal_actions"] = [str(a) for a in self.legal_actions()]
+        return obs
+
+
+def _drop(_event: ev.Event) -> None:
+    return None

@@ -1,0 +1,882 @@
+"""One round (deal) of Schwimmen, from the deal to the lives it costs.
+
+The round reads every behaviour from :class:`~schwimmen.spec.rules.Rules`; it never asks
+which ruleset it plays. Its phases are the decision points of the players:
+
+* ``DEALER_CHOICE``: the dealer keeps his hand or takes the unseen extra hand (rules-matrix
+  2.5; U37);
+* ``REVEAL_OFFER``: a holder of a dealt 31 may show it where showing is optional (U08, U10);
+* ``TURN``: an ordinary turn (swap, pass, knock; or draw in the draw-and-discard game);
+* ``COMPLETE_SWAP``: a hidden middle was turned up and a swap must follow (U11);
+* ``DISCARD``: after a draw, a card must be thrown (2.30);
+* ``OVER``: the round has ended; ``result`` says why and who loses.
+
+Order of checks at the deal (U09): deal → washout (U20) → Feuer, Feuer light, 31 on every
+hand → the dealer's choice → his new hand again → optional reveals → first turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from schwimmen.engine.hands import (
+    FEUER,
+    FEUER_LIGHT,
+    FLAG_BITS,
+    MAXIMUM,
+    PROTECTED,
+    PUNISHES,
+    SPECIAL,
+    Evaluator,
+    HandValue,
+)
+from schwimmen.engine.reasons import IllegalAction, Reason
+from schwimmen.protocol import events as ev
+from schwimmen.protocol.actions import Action, ActionKind
+from schwimmen.protocol.cards import Card, pretty, seat_name
+from schwimmen.spec.rules import Penalty, Rules
+from schwimmen.spec.vocabulary import (
+    AfterKnock,
+    AtDeal,
+    CompleteTie,
+    DealProcedure,
+    InPlay,
+    KnockFirstTurn,
+    KnockForm,
+    KnockRequires,
+    KnocksPerRound,
+    LastCycle,
+    MiddleVisibility,
+    MoveKind,
+    NoReplacement,
+    OldMiddle,
+    Passing,
+    PenaltyKind,
+    Rediscard,
+    Replacement,
+    RestOfPack,
+    Swap,
+    TiedLowest,
+    Washout,
+)
+
+
+class Phase(StrEnum):
+    DEALER_CHOICE = "dealer-choice"
+    REVEAL_OFFER = "reveal-offer"
+    TURN = "turn"
+    COMPLETE_SWAP = "complete-swap"
+    DISCARD = "discard"
+    OVER = "over"
+
+
+class EndReason(StrEnum):
+    KNOCK = "knock"
+    MAXIMUM = "maximum"
+    FEUER = "feuer"
+    FEUER_LIGHT = "feuer-light"
+    ALL_PASSED = "all-passed"
+    STOCK_EXHAUSTED = "stock-exhausted"
+    TWO_OPEN = "two-open"
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    reason: EndReason
+    at_deal: bool
+    by: int | None
+    knocker: int | None
+    losses: dict[int, int]
+    exempt: tuple[int, ...]
+    hands: dict[int, tuple[Card, ...]]
+    values: dict[int, HandValue]
+    why: str
+
+
+Emit = Callable[[ev.Event], None]
+
+
+def _no_emit(_event: ev.Event) -> None:
+    return None
+
+
+@dataclass
+class Round:
+    """The mutable state of one deal. Build it with :meth:`deal` or :meth:`from_position`."""
+
+    rules: Rules
+    evaluator: Evaluator
+    table_size: int
+    seats: list[int]
+    dealer: int
+    emit: Emit = _no_emit
+    hands: dict[int, list[Card]] = field(default_factory=dict)
+    middle: list[Card] = field(default_factory=list)
+    middle_hidden: bool = False
+    extra: list[Card] | None = None
+    stock: list[Card] = field(default_factory=list)
+    discard: list[Card] = field(default_factory=list)
+    out: list[Card] = field(default_factory=list)
+    set_aside: list[Card] = field(default_factory=list)
+    phase: Phase = Phase.TURN
+    current: int = -1
+    moves: int = 0
+    pass_streak: int = 0
+    passed: set[int] = field(default_factory=set)
+    obliged: set[int] = field(default_factory=set)
+    knocker: int | None = None
+    closed: set[int] = field(default_factory=set)
+    last_queue: list[int] | None = None
+    reached: dict[int, int] = field(default_factory=dict)
+    offers: list[int] = field(default_factory=list)
+    shown: set[int] = field(default_factory=set)
+    took_from_discard: Card | None = None
+    offers_made: bool = False
+    extra_turn: bool = False
+    result: RoundResult | None = None
+
+    # ================================================================== construction
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        evaluator: Evaluator,
+        table_size: int,
+        seats: Sequence[int],
+        dealer: int,
+        pack: Sequence[Card],
+        emit: Emit = _no_emit,
+    ) -> Round:
+        """Deal ``pack`` (top card first) by the ruleset's procedure (rules-matrix F46, U32):
+        one card at a time clockwise from the dealer's left, the dealer last."""
+        rnd = cls(rules, evaluator, table_size, list(seats), dealer, emit)
+        order = rnd._deal_order()
+        h = rules.cards.hand_size
+        cards = list(pack)
+        pos = 0
+
+        def take() -> Card:
+            nonlocal pos
+            card = cards[pos]
+            pos += 1
+            return card
+
+        hands: dict[int, list[Card]] = {s: [] for s in order}
+        middle: list[Card] = []
+        extra: list[Card] = []
+        procedure = rules.dealing.procedure
+        others = order[:-1]
+        if procedure is DealProcedure.MIDDLE_CARD_EACH_ROUND:
+            for _ in range(h):
+                for s in others:
+                    hands[s].append(take())
+                middle.append(take())
+                hands[dealer].append(take())
+        elif procedure is DealProcedure.EXTRA_HAND_BLIND_CHOICE:
+            for _ in range(h):
+                for s in order:
+                    hands[s].append(take())
+                extra.append(take())
+        elif procedure is DealProcedure.TWO_PACKETS_LOOK_AT_ONE:
+            for _ in range(h):
+                for s in others:
+                    hands[s].append(take())
+            hands[dealer] = [take() for _ in range(h)]
+            extra = [take() for _ in range(h)]
+        else:
+            for _ in range(h):
+                for s in order:
+                    hands[s].append(take())
+            if procedure is DealProcedure.HANDS_THEN_MIDDLE:
+                middle = [take() for _ in range(rules.cards.middle_size)]
+            else:
+                rnd.discard = [take()]
+        rest = cards[pos:]
+        rnd.hands = hands
+        rnd.middle = middle
+        rnd.extra = extra or None
+        if rules.dealing.rest_of_pack is RestOfPack.SET_ASIDE:
+            rnd.set_aside = rest
+        else:
+            rnd.stock = rest[::-1]
+        rnd._after_deal()
+        return rnd
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        evaluator: Evaluator,
+        table_size: int,
+        seats: Sequence[int],
+        dealer: int,
+        hands: dict[int, list[Card]],
+        middle: Sequence[Card] = (),
+        extra: Sequence[Card] = (),
+        stock: Sequence[Card] = (),
+        discard: Sequence[Card] = (),
+        emit: Emit = _no_emit,
+    ) -> Round:
+        """A round whose cards were dealt as given (``stock`` top first, ``discard`` bottom
+        first); everything after the deal (U09) happens as in :meth:`deal`."""
+        rnd = cls(rules, evaluator, table_size, list(seats), dealer, emit)
+        rnd.hands = {s: list(hands[s]) for s in rnd._deal_order()}
+        rnd.middle = list(middle)
+        rnd.extra = list(extra) or None
+        rnd.discard = list(discard)
+        if rules.dealing.rest_of_pack is RestOfPack.SET_ASIDE:
+            rnd.set_aside = list(stock)
+        else:
+            rnd.stock = list(stock)[::-1]
+        rnd._after_deal()
+        return rnd
+
+    # ================================================================== seating
+    def _deal_order(self) -> list[int]:
+        """Active seats clockwise from the dealer's left, the dealer last."""
+        start = self.seats.index(self.dealer)
+        return self.seats[start + 1 :] + self.seats[: start + 1]
+
+    def _next_seat(self, seat: int) -> int:
+        """The next seat clockwise that still plays this round (NL: not closed)."""
+        seats = self.seats
+        i = seats.index(seat)
+        n = len(seats)
+        for step in range(1, n + 1):
+            cand = seats[(i + step) % n]
+            if cand not in self.closed:
+                return cand
+        return seat
+
+    # ================================================================== the deal
+    def _after_deal(self) -> None:
+        rules = self.rules
+        order = self._deal_order()
+        self.emit(ev.RoundStarted(0, self.dealer, tuple(order)))
+        for s in order:
+            self.emit(ev.Dealt(s, tuple(self.hands[s])))
+            self.reached[s] = 0
+        self.middle_hidden = (
+            rules.dealing.middle_visibility is MiddleVisibility.HIDDEN_UNTIL_FIRST_SWAP
+            and bool(self.middle)
+        )
+        if self.middle:
+            self.emit(ev.MiddleDealt(tuple(self.middle), not self.middle_hidden))
+        if self.extra is not None:
+            self.emit(ev.ExtraDealt(tuple(self.extra)))
+        if self.discard:
+            self.emit(ev.UpcardDealt(self.discard[-1]))
+        self._washout(None)
+        if self._check_deal(order):
+            return
+        if self.extra is not None:
+            self.phase = Phase.DEALER_CHOICE
+            self.current = self.dealer
+            return
+        self._offer_reveals()
+
+    def _check_deal(self, seats: Sequence[int]) -> bool:
+        """End the round if a hand dealt to ``seats`` must end it (U09, U13, U14, U40)."""
+        flags = {s: self._flags(s) for s in seats}
+        feuer = [s for s in seats if flags[s] & FEUER]
+        if feuer:
+            self._end_special(EndReason.FEUER, feuer, True)
+            return True
+        light = [s for s in seats if flags[s] & FEUER_LIGHT]
+        if light:
+            self._end_special(EndReason.FEUER_LIGHT, light, True)
+            return True
+        if self.rules.maximum.at_deal is AtDeal.MUST_SHOW:
+            holders = [s for s in self._deal_order() if self._flags(s) & MAXIMUM]
+            if holders:
+                self.shown.update(holders)
+                self._end_special(EndReason.MAXIMUM, holders, True)
+                return True
+        return False
+
+    def _offer_reveals(self) -> None:
+        if self.rules.maximum.at_deal is AtDeal.MAY_SHOW:
+            self.offers = [s for s in self._deal_order() if self._flags(s) & MAXIMUM]
+            self.offers_made = bool(self.offers)
+        self._next_offer()
+
+    def _next_offer(self) -> None:
+        if self.offers:
+            self.phase = Phase.REVEAL_OFFER
+            self.current = self.offers[0]
+            return
+        if self.shown:
+            holders = [s for s in self._deal_order() if s in self.shown]
+            self._end_special(EndReason.MAXIMUM, holders, True)
+            return
+        self.phase = Phase.TURN
+        self.current = self._deal_order()[0]
+
+    # ================================================================== evaluation
+    def _packed(self, seat: int) -> int:
+        return self.evaluator.packed(self.hands[seat])
+
+    def _flags(self, seat: int) -> int:
+        return self._packed(seat) & ((1 << FLAG_BITS) - 1)
+
+    def value(self, seat: int) -> HandValue:
+        return self.evaluator.evaluate(self.hands[seat])
+
+    # ================================================================== legality
+    def to_move(self) -> int | None:
+        return None if self.phase is Phase.OVER else self.current
+
+    def why_illegal(self, action: Action) -> Reason | None:
+        """The reason ``action`` is refused for the seat to move, or None if it is legal."""
+        phase = self.phase
+        kind = action.kind
+        if phase is Phase.OVER:
+            return Reason.ROUND_OVER
+        if phase is Phase.DEALER_CHOICE:
+            return None if kind in (ActionKind.KEEP, ActionKind.TAKE_EXTRA) else Reason.WRONG_PHASE
+        if phase is Phase.REVEAL_OFFER:
+            return None if kind in (ActionKind.SHOW, ActionKind.DECLINE) else Reason.WRONG_PHASE
+        if kind in (ActionKind.KEEP, ActionKind.TAKE_EXTRA, ActionKind.SHOW, ActionKind.DECLINE):
+            return Reason.WRONG_PHASE
+        if self.rules.turns.move is MoveKind.DRAW_AND_DISCARD:
+            return self._why_illegal_draw(action)
+        if kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD, ActionKind.DISCARD):
+            return Reason.NO_DRAW
+        seat = self.current
+        if phase is Phase.COMPLETE_SWAP:
+            if kind not in (ActionKind.SWAP, ActionKind.SWAP_ALL):
+                return Reason.MUST_COMPLETE_SWAP
+            if action.knock:
+                return Reason.MUST_COMPLETE_SWAP
+            return self._why_swap_illegal(action)
+        if kind is ActionKind.TURN_UP:
+            if not self.middle_hidden:
+                return Reason.WRONG_PHASE
+            return None
+        if kind in (ActionKind.SWAP, ActionKind.SWAP_ALL):
+            if self.middle_hidden:
+                return Reason.MIDDLE_HIDDEN
+            problem = self._why_swap_illegal(action)
+            if problem is None and action.knock:
+                problem = self._why_knock_illegal(seat, with_move=True)
+            return problem
+        if kind is ActionKind.PASS:
+            problem = self._why_pass_illegal(seat)
+            if problem is None and action.knock:
+                problem = self._why_knock_illegal(seat, with_move=True)
+            return problem
+        if kind is ActionKind.KNOCK:
+            form = self.rules.knocking.form
+            if form in (KnockForm.AFTER_MOVE, KnockForm.CLOSE_BY_PASSING):
+                problem = self._why_pass_illegal(seat)
+                if problem is not None:
+                    return problem
+            return self._why_knock_illegal(seat, with_move=False)
+        return Reason.WRONG_PHASE
+
+    def _why_swap_illegal(self, action: Action) -> Reason | None:
+        hand, middle = self.hands[self.current], self.middle
+        swaps = self.rules.turns.swaps
+        if action.kind is ActionKind.SWAP_ALL:
+            return None if Swap.ALL in swaps else Reason.SWAP_ALL_NOT_ALLOWED
+        give, take = action.give, action.take
+        if len(give) != len(take) or len(set(give)) != len(give) or len(set(take)) != len(take):
+            return Reason.MALFORMED
+        if any(c not in hand for c in give):
+            return Reason.NOT_IN_HAND
+        if any(c not in middle for c in take):
+            return Reason.NOT_IN_MIDDLE
+        if len(give) == 1:
+            return None if Swap.ONE in swaps else Reason.SWAP_ONE_NOT_ALLOWED
+        if len(give) == len(hand):
+            return None if Swap.ALL in swaps else Reason.SWAP_ALL_NOT_ALLOWED
+        return Reason.TWO_CARD_SWAP
+
+    def _why_pass_illegal(self, seat: int) -> Reason | None:
+        passing = self.rules.turns.passing
+        if passing is Passing.FORBIDDEN:
+            return Reason.NO_PASS
+        if passing is Passing.ONCE_PER_DEAL and seat in self.passed:
+            return Reason.PASS_LIMIT
+        if passing is Passing.THEN_MUST_SWAP and seat in self.obliged:
+            return Reason.MUST_SWAP_AFTER_PASS
+        return None
+
+    def _why_knock_illegal(self, seat: int, *, with_move: bool) -> Reason | None:
+        knocking = self.rules.knocking
+        if with_move and knocking.form is not KnockForm.AFTER_MOVE:
+            return Reason.KNOCK_WITH_MOVE
+        if self.last_queue is not None:
+            return Reason.SECOND_KNOCK
+        if knocking.per_round is KnocksPerRound.ONE and self.knocker is not None:
+            return Reason.SECOND_KNOCK
+        if seat in self.closed:
+            return Reason.SECOND_KNOCK
+        if knocking.first_turn is KnockFirstTurn.NOT_ON_FIRST_TURN_OF_DEAL and self.moves == 0:
+            return Reason.KNOCK_FIRST_TURN
+        if knocking.requires is KnockRequires.MAXIMUM and not self._flags(seat) & MAXIMUM:
+            return Reason.KNOCK_NEEDS_MAXIMUM
+        return None
+
+    def _why_illegal_draw(self, action: Action) -> Reason | None:
+        kind = action.kind
+        if kind in (ActionKind.SWAP, ActionKind.SWAP_ALL, ActionKind.PASS, ActionKind.TURN_UP):
+            return Reason.NO_MIDDLE
+        if self.phase is Phase.DISCARD:
+            if kind is not ActionKind.DISCARD:
+                return Reason.WRONG_PHASE
+            card = action.give[0]
+            if card not in self.hands[self.current]:
+                return Reason.NOT_IN_HAND
+            if card == self.took_from_discard and self.rules.draw.rediscard is Rediscard.FORBIDDEN:
+                return Reason.REDISCARD
+            return None
+        if kind is ActionKind.DISCARD:
+            return Reason.WRONG_PHASE
+        if kind is ActionKind.DRAW_DISCARD:
+            return None if self.discard else Reason.EMPTY_DISCARD
+        if kind is ActionKind.DRAW_STOCK:
+            return None
+        if kind is ActionKind.KNOCK:
+            return self._why_knock_illegal(self.current, with_move=False)
+        return Reason.WRONG_PHASE
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to move, in a fixed order (hand × middle)."""
+        phase = self.phase
+        if phase is Phase.OVER:
+            return []
+        if phase is Phase.DEALER_CHOICE:
+            return [Action(ActionKind.KEEP), Action(ActionKind.TAKE_EXTRA)]
+        if phase is Phase.REVEAL_OFFER:
+            return [Action(ActionKind.SHOW), Action(ActionKind.DECLINE)]
+        seat = self.current
+        out: list[Action] = []
+        if self.rules.turns.move is MoveKind.DRAW_AND_DISCARD:
+            if phase is Phase.DISCARD:
+                for card in self.hands[seat]:
+                    candidate = Action(ActionKind.DISCARD, (card,))
+                    if self._why_illegal_draw(candidate) is None:
+                        out.append(candidate)
+                return out
+            out.append(Action(ActionKind.DRAW_STOCK))
+            if self.discard:
+                out.append(Action(ActionKind.DRAW_DISCARD))
+            if self._why_knock_illegal(seat, with_move=False) is None:
+                out.append(Action(ActionKind.KNOCK))
+            return out
+        swaps = self.rules.turns.swaps
+        moves: list[Action] = []
+        if phase is Phase.COMPLETE_SWAP or not self.middle_hidden:
+            if Swap.ONE in swaps:
+                for give in self.hands[seat]:
+                    for take in self.middle:
+                        moves.append(Action(ActionKind.SWAP, (give,), (take,)))
+            if Swap.ALL in swaps:
+                moves.append(Action(ActionKind.SWAP_ALL))
+        if phase is Phase.COMPLETE_SWAP:
+            return moves
+        if self.middle_hidden:
+            moves.append(Action(ActionKind.TURN_UP))
+        pass_ok = self._why_pass_illegal(seat) is None
+        if pass_ok:
+            moves.append(Action(ActionKind.PASS))
+        form = self.rules.knocking.form
+        if form is KnockForm.AFTER_MOVE:
+            out.extend(moves)
+            if self._why_knock_illegal(seat, with_move=True) is None:
+                out.extend(
+                    Action(m.kind, m.give, m.take, True)
+                    for m in moves
+                    if m.kind is not ActionKind.TURN_UP
+                )
+            return out
+        out.extend(moves)
+        knock_ok = self._why_knock_illegal(seat, with_move=False) is None
+        if knock_ok and (form is KnockForm.INSTEAD_OF_MOVE or pass_ok):
+            out.append(Action(ActionKind.KNOCK))
+        return out
+
+    # ================================================================== applying
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` for the seat to move; raise :class:`IllegalAction` if refused."""
+        problem = self.why_illegal(action)
+        if problem is not None:
+            raise IllegalAction(problem)
+        seat = self.current
+        kind = action.kind
+        if self.phase is Phase.DEALER_CHOICE:
+            self._dealer_choice(kind is ActionKind.TAKE_EXTRA)
+            return
+        if self.phase is Phase.REVEAL_OFFER:
+            self.offers.pop(0)
+            if kind is ActionKind.SHOW:
+                self.shown.add(seat)
+                self.emit(ev.Revealed(seat, tuple(self.hands[seat]), "maximum"))
+            else:
+                self.emit(ev.RevealDeclined(seat))
+            self._next_offer()
+            return
+        if self.rules.turns.move is MoveKind.DRAW_AND_DISCARD:
+            self._apply_draw_game(seat, action)
+            return
+        if kind is ActionKind.TURN_UP:
+            self.middle_hidden = False
+            self.emit(ev.MiddleTurnedUp(seat, tuple(self.middle)))
+            self.phase = Phase.COMPLETE_SWAP
+            return
+        knock_form = self.rules.knocking.form
+        is_knock = kind is ActionKind.KNOCK or action.knock
+        is_pass = kind is ActionKind.PASS or (
+            kind is ActionKind.KNOCK and knock_form is not KnockForm.INSTEAD_OF_MOVE
+        )
+        changed = False
+        if kind in (ActionKind.SWAP, ActionKind.SWAP_ALL):
+            self._swap(seat, action)
+            changed = True
+        elif kind is ActionKind.PASS or knock_form is KnockForm.AFTER_MOVE:
+            self.emit(ev.Passed(seat))
+        self.phase = Phase.TURN
+        self.moves += 1
+        if changed:
+            self.reached[seat] = self.moves
+            self.obliged.discard(seat)
+            if self._check_in_play(seat):
+                return
+        if is_pass:
+            self.passed.add(seat)
+            if self.rules.turns.passing is Passing.THEN_MUST_SWAP:
+                self.obliged.add(seat)
+        extra = False
+        if changed and self._washout(seat):
+            extra = True
+        if self.last_queue is None:
+            if is_pass:
+                self.pass_streak += 1
+            else:
+                self.pass_streak = 0
+            if self.pass_streak >= self._movers() and self._all_passed():
+                return
+        if is_knock:
+            self.emit(ev.Knocked(seat))
+            if self._knock(seat):
+                return
+            extra = False
+        self._advance(seat, extra)
+
+    def _movers(self) -> int:
+        return len([s for s in self.seats if s not in self.closed])
+
+    def _swap(self, seat: int, action: Action) -> None:
+        hand, middle = self.hands[seat], self.middle
+        if action.kind is ActionKind.SWAP_ALL or len(action.give) == len(hand):
+            gave, took = tuple(hand), tuple(middle)
+            self.hands[seat], self.middle = list(middle), list(hand)
+        else:
+            give, take = action.give[0], action.take[0]
+            hand[hand.index(give)] = take
+            middle[middle.index(take)] = give
+            gave, took = (give,), (take,)
+        self.emit(ev.Swapped(seat, gave, took))
+
+    def _check_in_play(self, seat: int) -> bool:
+        """End the round if the mover's new hand must end it (U04, U13, U14)."""
+        flags = self._flags(seat)
+        if flags & FEUER:
+            self._end_special(EndReason.FEUER, [seat], False)
+            return True
+        if flags & FEUER_LIGHT:
+            self._end_special(EndReason.FEUER_LIGHT, [seat], False)
+            return True
+        if flags & MAXIMUM and self.rules.maximum.in_play is InPlay.MUST_SHOW:
+            self.shown.add(seat)
+            self._end_special(EndReason.MAXIMUM, [seat], False)
+            return True
+        return False
+
+    def _washout(self, mover: int | None) -> bool:
+        """Wash out a middle of one suit (rules-matrix 2.28, U20); True if it happened."""
+        if self.rules.washout.rule is not Washout.SAME_SUIT_MIDDLE or self.middle_hidden:
+            return False
+        happened = False
+        size = len(self.middle)
+        while self.middle and len({c >> 4 for c in self.middle}) == 1 and len(self.stock) >= size:
+            old = tuple(self.middle)
+            self.out.extend(old)
+            self.middle = [self.stock.pop() for _ in range(size)]
+            happened = True
+            self.emit(ev.WashedOut(old, tuple(self.middle), mover))
+        if happened and mover is not None:
+            self.extra_turn = True
+        return happened
+
+    def _all_passed(self) -> bool:
+        """Everybody passed in a row (2.10): replace the middle, or end or go on (U01-U03).
+        Returns True when the round ended."""
+        self.pass_streak = 0
+        rules = self.rules
+        size = len(self.middle)
+        if rules.all_pass.replacement is Replacement.FROM_STOCK and len(self.stock) >= size:
+            old = tuple(self.middle)
+            if rules.all_pass.old_middle is OldMiddle.UNDER_STOCK:
+                self.stock[:0] = old[::-1]
+            else:
+                self.out.extend(old)
+            self.middle = [self.stock.pop() for _ in range(size)]
+            self.emit(ev.MiddleReplaced(old, tuple(self.middle)))
+            self._washout(None)
+            return False
+        if rules.all_pass.no_replacement is NoReplacement.SHOWDOWN:
+            self._end_showdown(EndReason.ALL_PASSED, None)
+            return True
+        return False
+
+    def _knock(self, seat: int) -> bool:
+        """Start what a knock starts; True when the round ended at once."""
+        knocking = self.rules.knocking
+        self.knocker = seat if self.knocker is None else self.knocker
+        if knocking.then is AfterKnock.PLAY_UNTIL_TWO_OPEN:
+            self.closed.add(seat)
+            if len(self.seats) - len(self.closed) <= 2:
+                self._end_showdown(EndReason.TWO_OPEN, seat)
+                return True
+            return False
+        queue: list[int] = []
+        probe = seat
+        while True:
+            probe = self._next_seat(probe)
+            if probe == seat:
+                break
+            queue.append(probe)
+            if knocking.last_cycle is LastCycle.UNTIL_DEALER and probe == self.dealer:
+                break
+        if seat == self.dealer and knocking.last_cycle is LastCycle.UNTIL_DEALER:
+            queue = []
+        self.last_queue = queue
+        if not queue:
+            self._end_showdown(EndReason.KNOCK, seat)
+            return True
+        return False
+
+    def _advance(self, seat: int, extra: bool) -> None:
+        if extra and self.extra_turn:
+            self.current = seat
+            return
+        self.extra_turn = False
+        if self.last_queue is not None:
+            if not self.last_queue:
+                self._end_showdown(EndReason.KNOCK, self.knocker)
+                return
+            self.current = self.last_queue.pop(0)
+            return
+        self.current = self._next_seat(seat)
+
+    def _dealer_choice(self, take: bool) -> None:
+        dealer = self.dealer
+        extra = self.extra or []
+        if take:
+            self.middle, self.hands[dealer] = list(self.hands[dealer]), list(extra)
+        else:
+            self.middle = list(extra)
+        self.extra = None
+        self.emit(ev.DealerChose(dealer, "take-extra" if take else "keep", tuple(self.middle)))
+        self._washout(None)
+        if take and self._check_deal([dealer]):
+            return
+        self._offer_reveals()
+
+    # ------------------------------------------------------------------ draw and discard
+    def _apply_draw_game(self, seat: int, action: Action) -> None:
+        kind = action.kind
+        if kind is ActionKind.KNOCK:
+            self.moves += 1
+            self.emit(ev.Knocked(seat))
+            if self._knock(seat):
+                return
+            self._advance(seat, False)
+            return
+        if kind is ActionKind.DISCARD:
+            card = action.give[0]
+            self.hands[seat].remove(card)
+            self.discard.append(card)
+            self.emit(ev.Discarded(seat, card))
+            self.moves += 1
+            self.phase = Phase.TURN
+            self.took_from_discard = None
+            self.reached[seat] = self.moves
+            if self._check_in_play(seat):
+                return
+            self._advance(seat, False)
+            return
+        if kind is ActionKind.DRAW_DISCARD:
+            card = self.discard.pop()
+            self.took_from_discard = card
+            source = "discard"
+        else:
+            if not self.stock:
+                if len(self.discard) < 2:
+                    self._end_showdown(EndReason.STOCK_EXHAUSTED, None)
+                    return
+                top = self.discard.pop()
+                self.stock = self.discard
+                self.discard = [top]
+                self.emit(ev.StockRenewed(len(self.stock)))
+            card = self.stock.pop()
+            self.took_from_discard = None
+            source = "stock"
+        self.hands[seat].append(card)
+        self.emit(ev.Drew(seat, source, card))
+        self.phase = Phase.DISCARD
+
+    # ================================================================== the end
+    def _values(self) -> dict[int, HandValue]:
+        return {s: self.value(s) for s in self.seats}
+
+    def _end_special(self, reason: EndReason, holders: Sequence[int], at_deal: bool) -> None:
+        """A round ended by Feuer, Feuer light or a 31: its penalty decides (2.14, 2.23).
+
+        "All others" are the players who do not hold (and, where showing is optional, show)
+        the hand that ended the round (U08); after Feuer a holder of 31 loses
+        ``maximum_holders`` where the penalty says so (pagat's "31 at the deal").
+        """
+        rules = self.rules
+        for s in holders:
+            if not (reason is EndReason.MAXIMUM and self.offers_made):
+                self.emit(ev.Revealed(s, tuple(self.hands[s]), reason.value))
+        penalty: Penalty | None
+        if reason is EndReason.FEUER:
+            penalty = rules.three_aces.penalty_at_deal if at_deal else rules.three_aces.penalty
+        elif reason is EndReason.FEUER_LIGHT:
+            penalty = rules.three_sevens.penalty
+        else:
+            penalty = rules.maximum.penalty_at_deal if at_deal else rules.maximum.penalty_in_play
+        values = self._values()
+        by = holders[0]
+        if penalty is None or penalty.kind is PenaltyKind.SHOWDOWN:
+            losses, why = self.showdown_losses(values)
+            self._finish(reason, at_deal, by, losses, tuple(holders), values, why)
+            return
+        losses = {}
+        maximum_holders = penalty.maximum_holders
+        exempt = set(holders)
+        for s in self.seats:
+            if s in exempt:
+                continue
+            lives = penalty.lives
+            if (
+                maximum_holders is not None
+                and reason is not EndReason.MAXIMUM
+                and values[s].flags & MAXIMUM
+            ):
+                lives = maximum_holders
+            if lives:
+                losses[s] = lives
+        names = ", ".join(seat_name(s) for s in holders)
+        what = {EndReason.FEUER: "Feuer", EndReason.FEUER_LIGHT: "Feuer light"}.get(reason, "31")
+        why = f"{what} shown by {names}: every other player loses {penalty.lives}"
+        if maximum_holders is not None and reason is not EndReason.MAXIMUM:
+            why += f", a holder of 31 loses {maximum_holders}"
+        self._finish(reason, at_deal, by, losses, tuple(holders), values, why)
+
+    def _end_showdown(self, reason: EndReason, by: int | None) -> None:
+        values = self._values()
+        losses, why = self.showdown_losses(values)
+        self._finish(reason, False, by, losses, (), values, why)
+
+    def showdown_losses(self, values: dict[int, HandValue]) -> tuple[dict[int, int], str]:
+        """The ordinary showdown (2.20–2.22, U17–U19, U23, U47, U48)."""
+        rules = self.rules
+        seats = self.seats
+        punishers = [s for s in seats if values[s].flags & PUNISHES]
+        if punishers:
+            losers = [s for s in seats if not values[s].flags & SPECIAL]
+            why = (
+                f"three aces ({', '.join(seat_name(s) for s in punishers)}): every player "
+                "without a special hand loses"
+            )
+            return {s: rules.penalties.lowest for s in losers}, why
+        if rules.penalties.complete_tie is CompleteTie.NOBODY_LOSES:
+            points = {values[s].points for s in seats}
+            if len(points) == 1:
+                return {}, "complete tie: every hand has the same value, nobody loses"
+        candidates = [s for s in seats if not values[s].flags & PROTECTED]
+        if not candidates:
+            return {}, "every hand is protected: nobody loses"
+        low = min(values[s].key for s in candidates)
+        losers = [s for s in candidates if values[s].key == low]
+        note = ""
+        if len(losers) > 1 and rules.penalties.tied_lowest is TiedLowest.LAST_TO_REACH_LOSES:
+            latest = max(self.reached.get(s, 0) for s in losers)
+            losers = [s for s in losers if self.reached.get(s, 0) == latest]
+            note = " (of the tied hands, only the one reached last loses)"
+        losses = {}
+        for s in losers:
+            losses[s] = (
+                rules.penalties.knocker_lowest if s == self.knocker else rules.penalties.lowest
+            )
+        shown = values[losers[0]]
+        worth = _points_text(shown)
+        names = ", ".join(seat_name(s) for s in losers)
+        protected = [s for s in seats if values[s].flags & PROTECTED]
+        why = f"lowest hand {worth}: {names}{note}"
+        if protected:
+            why += f"; protected: {', '.join(seat_name(s) for s in protected)}"
+        if self.knocker in losses and rules.penalties.knocker_lowest != rules.penalties.lowest:
+            why += f"; the knocker {seat_name(self.knocker or 0)} loses {losses[self.knocker or 0]}"
+        return losses, why
+
+    def _finish(
+        self,
+        reason: EndReason,
+        at_deal: bool,
+        by: int | None,
+        losses: dict[int, int],
+        exempt: tuple[int, ...],
+        values: dict[int, HandValue],
+        why: str,
+    ) -> None:
+        self.phase = Phase.OVER
+        self.result = RoundResult(
+            reason=reason,
+            at_deal=at_deal,
+            by=by,
+            knocker=self.knocker,
+            losses=losses,
+            exempt=exempt,
+            hands={s: tuple(self.hands[s]) for s in self.seats},
+            values=values,
+            why=why,
+        )
+        self.emit(
+            ev.RoundEnded(
+                reason=reason.value,
+                at_deal=at_deal,
+                by=by,
+                knocker=self.knocker,
+                hands={s: tuple(self.hands[s]) for s in self.seats},
+                values={s: value_json(values[s]) for s in self.seats},
+                losses=dict(losses),
+                exempt=exempt,
+                why=why,
+            )
+        )
+
+
+def _points_text(value: HandValue) -> str:
+    if value.points is None:
+        return value.kind.value
+    from schwimmen.spec.present import points
+
+    return points(value.points)
+
+
+def value_json(value: HandValue) -> dict[str, Any]:
+    points: float | None = None if value.points is None else float(value.points)
+    return {"points": points, "hand": value.kind.value, "suit": value.suit}
+
+
+def describe_hand(cards: Sequence[Card]) -> str:
+    return " ".join(pretty(c) for c in cards)

@@ -1,0 +1,43 @@
+"""The reference engine passes every conformance case in-process: the fixtures are the
+engine's scenario tests (rules-matrix §3) as well as the contract for other engines."""
+
+from __future__ import annotations
+
+import pytest
+
+from schwimmen.conformance.fixtures import load_fixtures
+from schwimmen.conformance.runner import Status, planned, run_in_process
+from schwimmen.engine.adapter import run_case
+from schwimmen.spec.loader import Catalog
+
+
+def _rulesets(catalog: Catalog) -> list[str]:
+    names = sorted(catalog.rulesets)
+    names += [f"{sf.data['origin']}+{hid}" for hid, sf in sorted(catalog.house_rules.items())]
+    return names
+
+
+def test_fixtures_load_without_errors() -> None:
+    fixtures, errors = load_fixtures()
+    assert [str(e) for e in errors] == []
+    assert fixtures
+
+
+def test_reference_passes_every_case(catalog: Catalog) -> None:
+    fixtures, _ = load_fixtures()
+    rulesets = [catalog.resolve(n) for n in _rulesets(catalog)]
+    results = run_in_process(planned(fixtures, rulesets), run_case)
+    bad = [
+        f"{r.key} ({r.case.label()}): {r.status.value} {r.message} "
+        + "; ".join(str(m) for m in r.mismatches)
+        for r in results
+        if r.status is not Status.PASSED
+    ]
+    assert not bad, "\n".join(bad)
+    assert results
+
+
+@pytest.mark.parametrize("name", ["pagat", "scat"])
+def test_every_ruleset_gets_cases(catalog: Catalog, name: str) -> None:
+    fixtures, _ = load_fixtures()
+    assert planned(fixtures, [catalog.resolve(name)])
