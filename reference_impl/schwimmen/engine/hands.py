@@ -114,9 +114,9 @@ class Evaluator:
     def evaluate(self, hand: Sequence[Card]) -> HandValue:
         """Evaluate ``hand`` from the rules (slow; the tables are built from this)."""
         rules = self.rules
-        ranks = {rank_of(c) for c in hand}
-        same_rank = len(ranks) == 1 and len(hand) == 3
-        rank = next(iter(ranks)) if same_rank else None
+        first = rank_of(hand[0])
+        same_rank = len(hand) == 3 and all(rank_of(c) == first for c in hand)
+        rank = first if same_rank else None
         flags = 0
 
         if same_rank and rank == "A":
@@ -148,15 +148,19 @@ class Evaluator:
         if same_rank and triples.points is not None and rank in triples.ranks:
             return self._valued(hand, HandKind.TRIPLE, triples.points, None, tuple(hand), flags)
 
-        best_suit, best_sum = None, -1
-        for suit in {suit_of(c) for c in hand}:
-            total = sum(self.values[c] for c in hand if suit_of(c) == suit)
-            better = total > best_sum or (
-                total == best_sum
-                and self.suit_rank.get(suit, 0) > self.suit_rank.get(best_suit or "", 0)
+        best_suit, best_sum, best_rank = None, -1, list[int]()
+        for suit in self.rules.cards.suits:
+            cards = [c for c in hand if suit_of(c) == suit]
+            if not cards:
+                continue
+            total = sum(self.values[c] for c in cards)
+            ranking = (
+                total,
+                self.suit_rank.get(suit, 0),
+                sorted((self.rank_pos[c] for c in cards), reverse=True),
             )
-            if better:
-                best_suit, best_sum = suit, total
+            if ranking > (best_sum, self.suit_rank.get(best_suit or "", 0), best_rank):
+                best_suit, best_sum, best_rank = suit, total, ranking[2]
         counting = tuple(c for c in hand if suit_of(c) == best_suit)
         if best_sum == rules.maximum.points:
             flags |= MAXIMUM

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schwimmen.engine.hands import Evaluator, evaluator_for
+from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.engine.rounds import Phase, Round, RoundResult, value_json
 from schwimmen.protocol import events as ev
@@ -29,7 +30,7 @@ from schwimmen.protocol.actions import Action
 from schwimmen.protocol.cards import Card, seat_name, text
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.rules import Rules
-from schwimmen.spec.vocabulary import AfterLast, EveryoneOut, MultiLoss, Series
+from schwimmen.spec.vocabulary import AfterLast, Series
 
 
 class SetupError(ValueError):
@@ -171,52 +172,29 @@ class Match:
         assert result is not None
         self.results.append(result)
         remaining = self.active()
-        losses = {s: n for s, n in result.losses.items() if n > 0}
-        after = {s: self._lives_after(s, n) for s, n in losses.items()}
-        survivors = [s for s in remaining if s not in after or after[s] is not None]
-        if losses and not survivors:
-            if self.rules.match.everyone_out is EveryoneOut.SHARED_WIN:
-                self._end_match(tuple(remaining), shared=True)
-                return
+        outcome = settle(self.rules, self.lives, remaining, result.losses)
+        if outcome.shared_win:
+            self._end_match(tuple(remaining), shared=True)
+            return
+        if outcome.replay:
             self._emit(ev.RoundReplayed("the showdown would put out every player left"))
             self._rotate_dealer()
             self._start_round()
             return
-        for s, n in losses.items():
-            left = after[s]
-            self._emit(ev.LivesLost(s, n, max(left or 0, 0)))
-            if left is None:
-                self.lives[s] = 0
-                self.eliminated.add(s)
-                self._emit(ev.Eliminated(s))
-            else:
-                was_swimming = self.lives[s] == 0
-                self.lives[s] = left
-                if left == 0 and not was_swimming and self.rules.lives.after_last is AfterLast.SWIM:
-                    self._emit(ev.Swimming(s))
+        for seat, n, left in outcome.lost:
+            self._emit(ev.LivesLost(seat, n, left))
+            self.lives[seat] = left
+            if seat in outcome.swimming:
+                self._emit(ev.Swimming(seat))
+            if seat in outcome.eliminated:
+                self.eliminated.add(seat)
+                self._emit(ev.Eliminated(seat))
         left_players = self.active()
         if len(left_players) <= 1:
             self._end_match(tuple(left_players), shared=False)
             return
         self._rotate_dealer()
         self._start_round()
-
-    def _lives_after(self, seat: int, n: int) -> int | None:
-        """Lives left after losing ``n`` (U24), or None when the seat is out."""
-        lives = self.lives[seat]
-        swim = self.rules.lives.after_last is AfterLast.SWIM
-        if self.rules.lives.multi_loss is MultiLoss.STOP_AT_SWIMMING:
-            if lives == 0:
-                return None
-            left = max(0, lives - n)
-            return left if (swim or left > 0) else None
-        for _ in range(n):
-            if lives == 0:
-                return None
-            lives -= 1
-            if lives == 0 and not swim:
-                return None
-        return lives
 
     def _rotate_dealer(self) -> None:
         seat = self.dealer

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from schwimmen.engine.dealing import deal_pattern
 from schwimmen.engine.hands import (
     FEUER,
     FEUER_LIGHT,
@@ -42,7 +43,6 @@ from schwimmen.spec.vocabulary import (
     AfterKnock,
     AtDeal,
     CompleteTie,
-    DealProcedure,
     InPlay,
     KnockFirstTurn,
     KnockForm,
@@ -154,46 +154,13 @@ class Round:
         one card at a time clockwise from the dealer's left, the dealer last."""
         rnd = cls(rules, evaluator, table_size, list(seats), dealer, emit)
         order = rnd._deal_order()
-        h = rules.cards.hand_size
+        pattern = deal_pattern(rules, len(order))
         cards = list(pack)
-        pos = 0
-
-        def take() -> Card:
-            nonlocal pos
-            card = cards[pos]
-            pos += 1
-            return card
-
-        hands: dict[int, list[Card]] = {s: [] for s in order}
-        middle: list[Card] = []
-        extra: list[Card] = []
-        procedure = rules.dealing.procedure
-        others = order[:-1]
-        if procedure is DealProcedure.MIDDLE_CARD_EACH_ROUND:
-            for _ in range(h):
-                for s in others:
-                    hands[s].append(take())
-                middle.append(take())
-                hands[dealer].append(take())
-        elif procedure is DealProcedure.EXTRA_HAND_BLIND_CHOICE:
-            for _ in range(h):
-                for s in order:
-                    hands[s].append(take())
-                extra.append(take())
-        elif procedure is DealProcedure.TWO_PACKETS_LOOK_AT_ONE:
-            for _ in range(h):
-                for s in others:
-                    hands[s].append(take())
-            hands[dealer] = [take() for _ in range(h)]
-            extra = [take() for _ in range(h)]
-        else:
-            for _ in range(h):
-                for s in order:
-                    hands[s].append(take())
-            if procedure is DealProcedure.HANDS_THEN_MIDDLE:
-                middle = [take() for _ in range(rules.cards.middle_size)]
-            else:
-                rnd.discard = [take()]
+        hands = {s: [cards[i] for i in idx] for s, idx in zip(order, pattern.hands, strict=True)}
+        middle = [cards[i] for i in pattern.middle]
+        extra = [cards[i] for i in pattern.extra]
+        rnd.discard = [cards[i] for i in pattern.upcard]
+        pos = pattern.rest
         rest = cards[pos:]
         rnd.hands = hands
         rnd.middle = middle
