@@ -688,7 +688,7 @@ class Round:
                     self._end_showdown(EndReason.STOCK_EXHAUSTED, None)
                     return
                 top = self.discard.pop()
-                self.stock = self.discard
+                self.stock = self.discard[::-1]
                 self.discard = [top]
                 self.emit(ev.StockRenewed(len(self.stock)))
             card = self.stock.pop()
