@@ -73,6 +73,37 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from schwimmen.cli.simulate_command import print_simulation, run_simulation
+
+    try:
+        ruleset = _catalog().resolve(args.ruleset)
+    except SpecErrors as exc:
+        return _report_spec_errors(exc)
+    rules = ruleset.rules
+    if not rules.players.min <= args.players <= rules.players.max:
+        print(
+            f"{ruleset.id} is played by {rules.players.min} to {rules.players.max} players",
+            file=sys.stderr,
+        )
+        return 2
+    data = run_simulation(
+        ruleset, args.players, args.matches, args.seed, args.jobs, args.sample, args.json
+    )
+    print_simulation(_console(), data, "json" if args.json else "text")
+    return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from schwimmen.cli.play_command import play
+
+    try:
+        ruleset = _catalog().resolve(args.ruleset)
+    except SpecErrors as exc:
+        return _report_spec_errors(exc)
+    return play(ruleset, args.players, args.seat - 1, args.seed, args.bot, _console())
+
+
 def _format_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="output format (default text)"
@@ -108,12 +139,43 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check ruleset and house-rule files")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
     p.set_defaults(func=_cmd_validate)
+    p = sub.add_parser(
+        "simulate",
+        help="play many random-bot matches and print how they go",
+        description="Random bots (knock with probability 0.1, otherwise a random legal "
+        "action) play on the compiled rounds; the same seed gives the same figures for any "
+        "number of jobs.",
+    )
+    p.add_argument("ruleset", metavar="RULESET[+HOUSE...]")
+    p.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
+    p.add_argument("--matches", type=int, default=1000, help="matches to play (default 1000)")
+    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument(
+        "--sample",
+        type=int,
+        default=2000,
+        help="showdowns sampled with the full engine for mean hand values (default 2000; 0: none)",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON for tools")
+    p.set_defaults(func=_cmd_simulate)
+    p = sub.add_parser("play", help="play against bots in the terminal")
+    p.add_argument("ruleset", metavar="RULESET[+HOUSE...]")
+    p.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
+    p.add_argument("--seat", type=int, default=1, help="your seat, 1 = left of the first dealer")
+    p.add_argument("--seed", type=int, default=None, help="random seed for a repeatable game")
+    p.add_argument("--bot", choices=("greedy", "random"), default="greedy", help="opponents")
+    p.set_defaults(func=_cmd_play)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "jobs", 0) is None:
+        from schwimmen.cli.simulate_command import default_jobs
+
+        args.jobs = default_jobs()
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

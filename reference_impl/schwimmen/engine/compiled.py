@@ -333,7 +333,8 @@ def play_round(deck, n, r, trace):
             if move < N_ONE:
                 i, j = divmod(move, M)
 #if TRACE
-                trace.append((cur, "swap " + TEXT[hand[i]] + " " + TEXT[middle[j]] + (" knock" if knock else "")))
+                word = " knock" if knock else ""
+                trace.append((cur, "swap " + TEXT[hand[i]] + " " + TEXT[middle[j]] + word))
 #endif
                 hand[i], middle[j] = middle[j], hand[i]
             else:
@@ -454,6 +455,7 @@ def play_round(deck, n, r, trace):
 #endif
 """
 
+_LOOK = r"LOOK\((\w+(?:\[\w+\])?)\)"
 _DIRECTIVE = re.compile(r"^#(if|elif|else|endif)\b(.*)$")
 
 
@@ -554,9 +556,7 @@ def compile_round(rules: Rules, *, trace: bool = False) -> CompiledRound:
     flags["TRACE"] = trace
     source = preprocess(TEMPLATE, flags)
     if rules.cards.hand_size == 3:
-        source = re.sub(
-            r"LOOK\((\w+(?:\[\w+\])?)\)", r"FLAT[\1[0] << 12 | \1[1] << 6 | \1[2]]", source
-        )
+        source = re.sub(_LOOK, r"FLAT[\1[0] << 12 | \1[1] << 6 | \1[2]]", source)
     else:
         source = re.sub(r"LOOK\((\w+(?:\[\w+\])?)\)", r"BYSORTED[tuple(sorted(\1))]", source)
     swaps = rules.turns.swaps

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from types import MappingProxyType
 from typing import Any
 
 from schwimmen.spec import vocabulary as v
@@ -34,6 +33,9 @@ class Players:
 
 @dataclass(frozen=True)
 class Cards:
+    """The pack and the hands. ``values`` is a plain dict so that rules can be pickled to
+    worker processes; nothing mutates it."""
+
     ranks: tuple[str, ...]
     suits: tuple[str, ...]
     values: Mapping[str, int]
@@ -210,7 +212,7 @@ def build_rules(values: Mapping[str, Any]) -> Rules:
         cards=Cards(
             ranks=ranks,
             suits=tuple(get("cards.suits")),
-            values=MappingProxyType({r: int(x) for r, x in get("cards.values").items()}),
+            values={r: int(x) for r, x in get("cards.values").items()},
             hand_size=int(get("cards.hand_size")),
             middle_size=int(get("cards.middle_size") or 0),
         ),
