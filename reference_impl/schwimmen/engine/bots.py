@@ -34,8 +34,11 @@ class RandomBot:
 
     def choose(self, match: Match) -> Action:
         legal = match.legal_actions()
-        knocks = [a for a in legal if is_knock(a)]
-        rest = [a for a in legal if not is_knock(a)]
+        knock = ActionKind.KNOCK
+        knocks: list[Action] = []
+        rest: list[Action] = []
+        for a in legal:
+            (knocks if a.knock or a.kind is knock else rest).append(a)
         if knocks and (not rest or self.rng.random() < KNOCK_PROBABILITY):
             return knocks[int(self.rng.random() * len(knocks))]
         return rest[int(self.rng.random() * len(rest))]

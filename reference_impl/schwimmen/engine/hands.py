@@ -108,6 +108,7 @@ class Evaluator:
         self.hand_size = cards.hand_size
         self.flat: list[int] = []
         self.by_sorted: dict[tuple[Card, ...], int] = {}
+        self._values: dict[tuple[Card, ...], HandValue] = {}
         self._build()
 
     # ------------------------------------------------------------------ exact evaluation
@@ -235,6 +236,14 @@ class Evaluator:
             for four in combinations(sorted(self.pack), self.hand_size):
                 value = self.evaluate(four)
                 self.by_sorted[four] = value.key << FLAG_BITS | value.flags
+
+    def value(self, hand: Sequence[Card]) -> HandValue:
+        """:meth:`evaluate`, remembered per hand (a pack has at most 270,725 hands)."""
+        key = tuple(sorted(hand))
+        found = self._values.get(key)
+        if found is None:
+            found = self._values[key] = self.evaluate(key)
+        return found
 
     def packed(self, hand: Sequence[Card]) -> int:
         """``key << 8 | flags`` of ``hand`` from the table."""

@@ -248,8 +248,9 @@ class Match:
         problem = self.why_illegal(action, seat)
         if problem is not None:
             raise IllegalAction(problem)
-        self.round.apply(action)
-        self._settle()
+        self.round.apply(action, checked=True)
+        if self.round.phase is Phase.OVER:
+            self._settle()
 
     def clone(self) -> Match:
         """An independent copy sharing only the immutable rules and hand table."""
@@ -291,7 +292,7 @@ class Match:
         if rnd.phase is Phase.DEALER_CHOICE and seat == self.dealer:
             obs["extra_hand"] = len(rnd.extra or [])
         if seat in rnd.hands and rnd.phase is not Phase.OVER:
-            obs["value"] = value_json(self.evaluator.evaluate(rnd.hands[seat]))
+            obs["value"] = value_json(self.evaluator.value(rnd.hands[seat]))
         if self.to_move() == seat:
             obs["legal_actions"] = [str(a) for a in self.legal_actions()]
         return obs

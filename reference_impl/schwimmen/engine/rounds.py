@@ -98,6 +98,11 @@ class RoundResult:
 
 Emit = Callable[[ev.Event], None]
 
+_SIMPLE = {(k, knock): Action(k, knock=knock) for k in ActionKind for knock in (False, True)}
+# Actions are immutable values: every one-card swap is built once, indexed by the cards.
+_SWAP = [[Action(ActionKind.SWAP, (g,), (t,)) for t in range(64)] for g in range(64)]
+_SWAP_KNOCK = [[Action(ActionKind.SWAP, (g,), (t,), True) for t in range(64)] for g in range(64)]
+
 
 def _no_emit(_event: ev.Event) -> None:
     return None
@@ -137,6 +142,7 @@ class Round:
     offers_made: bool = False
     extra_turn: bool = False
     result: RoundResult | None = None
+    _legal: list[Action] | None = None
 
     # ================================================================== construction
     @classmethod
@@ -290,7 +296,7 @@ class Round:
         return self._packed(seat) & ((1 << FLAG_BITS) - 1)
 
     def value(self, seat: int) -> HandValue:
-        return self.evaluator.evaluate(self.hands[seat])
+        return self.evaluator.value(self.hands[seat])
 
     # ================================================================== legality
     def to_move(self) -> int | None:
@@ -412,14 +418,21 @@ class Round:
         return Reason.WRONG_PHASE
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action of the seat to move, in a fixed order (hand × middle)."""
+        """Every legal action of the seat to move, in a fixed order (hand × middle).
+
+        The list is computed once per decision and shared until the next action."""
+        if self._legal is None:
+            self._legal = self._legal_actions()
+        return list(self._legal)
+
+    def _legal_actions(self) -> list[Action]:
         phase = self.phase
         if phase is Phase.OVER:
             return []
         if phase is Phase.DEALER_CHOICE:
-            return [Action(ActionKind.KEEP), Action(ActionKind.TAKE_EXTRA)]
+            return [_SIMPLE[ActionKind.KEEP, False], _SIMPLE[ActionKind.TAKE_EXTRA, False]]
         if phase is Phase.REVEAL_OFFER:
-            return [Action(ActionKind.SHOW), Action(ActionKind.DECLINE)]
+            return [_SIMPLE[ActionKind.SHOW, False], _SIMPLE[ActionKind.DECLINE, False]]
         seat = self.current
         out: list[Action] = []
         if self.rules.turns.move is MoveKind.DRAW_AND_DISCARD:
@@ -429,50 +442,54 @@ class Round:
                     if self._why_illegal_draw(candidate) is None:
                         out.append(candidate)
                 return out
-            out.append(Action(ActionKind.DRAW_STOCK))
+            out.append(_SIMPLE[ActionKind.DRAW_STOCK, False])
             if self.discard:
-                out.append(Action(ActionKind.DRAW_DISCARD))
+                out.append(_SIMPLE[ActionKind.DRAW_DISCARD, False])
             if self._why_knock_illegal(seat, with_move=False) is None:
-                out.append(Action(ActionKind.KNOCK))
+                out.append(_SIMPLE[ActionKind.KNOCK, False])
             return out
         swaps = self.rules.turns.swaps
         moves: list[Action] = []
         if phase is Phase.COMPLETE_SWAP or not self.middle_hidden:
             if Swap.ONE in swaps:
+                middle = self.middle
                 for give in self.hands[seat]:
-                    for take in self.middle:
-                        moves.append(Action(ActionKind.SWAP, (give,), (take,)))
+                    row = _SWAP[give]
+                    moves.extend([row[take] for take in middle])
             if Swap.ALL in swaps:
-                moves.append(Action(ActionKind.SWAP_ALL))
+                moves.append(_SIMPLE[ActionKind.SWAP_ALL, False])
         if phase is Phase.COMPLETE_SWAP:
             return moves
         if self.middle_hidden:
-            moves.append(Action(ActionKind.TURN_UP))
+            moves.append(_SIMPLE[ActionKind.TURN_UP, False])
         pass_ok = self._why_pass_illegal(seat) is None
         if pass_ok:
-            moves.append(Action(ActionKind.PASS))
+            moves.append(_SIMPLE[ActionKind.PASS, False])
         form = self.rules.knocking.form
         if form is KnockForm.AFTER_MOVE:
             out.extend(moves)
             if self._why_knock_illegal(seat, with_move=True) is None:
-                out.extend(
-                    Action(m.kind, m.give, m.take, True)
-                    for m in moves
-                    if m.kind is not ActionKind.TURN_UP
-                )
+                for m in moves:
+                    if m.kind is ActionKind.SWAP:
+                        out.append(_SWAP_KNOCK[m.give[0]][m.take[0]])
+                    elif m.kind is not ActionKind.TURN_UP:
+                        out.append(_SIMPLE[m.kind, True])
             return out
         out.extend(moves)
         knock_ok = self._why_knock_illegal(seat, with_move=False) is None
         if knock_ok and (form is KnockForm.INSTEAD_OF_MOVE or pass_ok):
-            out.append(Action(ActionKind.KNOCK))
+            out.append(_SIMPLE[ActionKind.KNOCK, False])
         return out
 
     # ================================================================== applying
-    def apply(self, action: Action) -> None:
-        """Apply ``action`` for the seat to move; raise :class:`IllegalAction` if refused."""
-        problem = self.why_illegal(action)
-        if problem is not None:
-            raise IllegalAction(problem)
+    def apply(self, action: Action, *, checked: bool = False) -> None:
+        """Apply ``action`` for the seat to move; raise :class:`IllegalAction` if refused
+        (``checked``: the caller has just asked :meth:`why_illegal`)."""
+        if not checked:
+            problem = self.why_illegal(action)
+            if problem is not None:
+                raise IllegalAction(problem)
+        self._legal = None
         seat = self.current
         kind = action.kind
         if self.phase is Phase.DEALER_CHOICE:

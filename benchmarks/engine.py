@@ -1,0 +1,198 @@
+"""Engine speed, measured against the hard-coded baseline in the same run.
+
+    python benchmarks/engine.py [--seconds 1.0] [--ruleset pagat ...] [--json]
+
+For every ruleset, four seats, the random-bot workload (a knock with probability 0.1 where
+legal, otherwise a uniformly random legal action):
+
+* simulation mode: the compiled round function, no events (rounds/s, matches/s);
+* full engine: the event log recorded, with and without an observation of the seat to
+  move before every decision (rounds/s);
+* hand evaluations per second (table lookups) and the time to build the hand table;
+
+and the ratios against ``baseline_pagat.py``, a loop hard-coded for pagat alone. Each
+figure is the median of three timed runs. One core; nothing else should be running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import baseline_pagat
+
+from schwimmen.engine.bots import RandomBot
+from schwimmen.engine.compiled import compile_round
+from schwimmen.engine.hands import Evaluator, evaluator_for
+from schwimmen.engine.match import Match
+from schwimmen.engine.simulate import Simulator, Stats
+from schwimmen.spec.loader import Catalog
+from schwimmen.spec.rules import Rules
+
+SEATS = 4
+
+
+def rate(work: Callable[[], int], seconds: float) -> float:
+    """Units of work per second: the median of three runs of about ``seconds`` each."""
+    results = []
+    for _ in range(3):
+        done = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            done += work()
+        results.append(done / (time.perf_counter() - start))
+    return statistics.median(results)
+
+
+def baseline_rounds(rng: random.Random) -> Callable[[], int]:
+    def work() -> int:
+        for _ in range(200):
+            baseline_pagat.play_round(rng, SEATS)
+        return 200
+
+    return work
+
+
+def baseline_matches(rng: random.Random) -> Callable[[], int]:
+    def work() -> int:
+        for _ in range(10):
+            baseline_pagat.play_match(rng, SEATS)
+        return 10
+
+    return work
+
+
+def compiled_rounds(rules: Rules, rng: random.Random) -> Callable[[], int]:
+    play = compile_round(rules).play
+    pack = evaluator_for(rules).pack
+    shuffle, rand = rng.shuffle, rng.random
+
+    def work() -> int:
+        for _ in range(200):
+            deck = pack[:]
+            shuffle(deck)
+            play(deck, SEATS, rand, None)
+        return 200
+
+    return work
+
+
+def compiled_matches(rules: Rules, rng: random.Random) -> Callable[[], int]:
+    sim = Simulator(rules, SEATS)
+    stats = Stats()
+
+    def work() -> int:
+        for _ in range(10):
+            sim.play_match(rng, stats)
+        return 10
+
+    return work
+
+
+def full_rounds(rules: Rules, rng: random.Random, observe: bool) -> Callable[[], int]:
+    bot = RandomBot(rng)
+
+    def work() -> int:
+        match = Match(rules, SEATS, seed=rng.randrange(1 << 30))
+        while not match.over:
+            if observe:
+                seat = match.to_move()
+                assert seat is not None
+                match.observation(seat)
+            match.apply(bot.choose(match))
+        return match.round_no
+
+    return work
+
+
+def evaluations(evaluator: Evaluator, rng: random.Random) -> Callable[[], int]:
+    pack = evaluator.pack
+    size = evaluator.hand_size
+    hands = [rng.sample(pack, size) for _ in range(1000)]
+    packed = evaluator.packed
+    flat = evaluator.flat
+
+    if size == 3:
+
+        def work() -> int:
+            for h in hands:
+                flat[h[0] << 12 | h[1] << 6 | h[2]]
+            return len(hands)
+
+        return work
+
+    def work4() -> int:
+        for h in hands:
+            packed(h)
+        return len(hands)
+
+    return work4
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
+    parser.add_argument("--ruleset", action="append", help="only these rulesets")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    catalog = Catalog.load()
+    names = args.ruleset or sorted(catalog.rulesets)
+    rng = random.Random(1)
+    base_r = rate(baseline_rounds(rng), args.seconds)
+    base_m = rate(baseline_matches(rng), args.seconds)
+    rows = []
+    for name in names:
+        rules = catalog.resolve(name).rules
+        start = time.perf_counter()
+        evaluator = Evaluator(rules)
+        build = time.perf_counter() - start
+        seats_ok = rules.players.min <= SEATS <= rules.players.max
+        if not seats_ok:
+            continue
+        row = {
+            "ruleset": name,
+            "table_build_s": build,
+            "evaluations_per_s": rate(evaluations(evaluator, rng), args.seconds),
+            "sim_rounds_per_s": rate(compiled_rounds(rules, rng), args.seconds),
+            "sim_matches_per_s": rate(compiled_matches(rules, rng), args.seconds),
+            "full_rounds_per_s": rate(full_rounds(rules, rng, False), args.seconds),
+            "full_observed_rounds_per_s": rate(full_rounds(rules, rng, True), args.seconds),
+        }
+        row["sim_ratio"] = row["sim_rounds_per_s"] / base_r
+        row["sim_match_ratio"] = row["sim_matches_per_s"] / base_m
+        row["full_ratio"] = row["full_rounds_per_s"] / base_r
+        row["full_observed_ratio"] = row["full_observed_rounds_per_s"] / base_r
+        rows.append(row)
+        if not args.json:
+            print(
+                f"{name:15s} sim {row['sim_rounds_per_s']:9,.0f} r/s ({row['sim_ratio']:.2f}x)"
+                f" {row['sim_matches_per_s']:7,.0f} m/s ({row['sim_match_ratio']:.2f}x) | full"
+                f" {row['full_rounds_per_s']:7,.0f} r/s ({row['full_ratio']:.2f}x), observed"
+                f" {row['full_observed_rounds_per_s']:7,.0f} ({row['full_observed_ratio']:.2f}x)"
+                f" | {row['evaluations_per_s'] / 1e6:5.1f}M evals/s,"
+                f" table {row['table_build_s'] * 1000:6.0f} ms",
+                flush=True,
+            )
+    summary = {
+        "seats": SEATS,
+        "baseline_rounds_per_s": base_r,
+        "baseline_matches_per_s": base_m,
+        "rulesets": rows,
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(f"baseline (hard-coded pagat): {base_r:,.0f} rounds/s, {base_m:,.0f} matches/s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

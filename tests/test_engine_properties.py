@@ -1,0 +1,205 @@
+"""Properties of the engine that hold for every ruleset and every house rule.
+
+Card conservation, constant hand sizes, lives that never come back, termination,
+determinism from a seed, observations that show nothing a seat may not see, a legal
+action for every seat to move, and the compiled simulation agreeing with the full engine.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections import Counter
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schwimmen.engine.bots import GreedyBot, RandomBot
+from schwimmen.engine.compiled import REASONS, compile_round
+from schwimmen.engine.hands import evaluator_for
+from schwimmen.engine.match import Match
+from schwimmen.engine.rounds import Phase, Round
+from schwimmen.protocol import events as ev
+from schwimmen.protocol.actions import parse_text
+from schwimmen.spec.loader import Catalog
+from schwimmen.spec.model import Ruleset
+
+MAX_ACTIONS = 20_000
+
+
+@cache
+def _catalog() -> Catalog:
+    return Catalog.load()
+
+
+def _names() -> list[str]:
+    c = _catalog()
+    names = sorted(c.rulesets)
+    names += [f"{sf.data['origin']}+{hid}" for hid, sf in sorted(c.house_rules.items())]
+    return names
+
+
+NAMES = _names()
+
+
+def _ruleset(name: str) -> Ruleset:
+    return _catalog().resolve(name)
+
+
+def _seats(ruleset: Ruleset, draw: int) -> int:
+    low, high = ruleset.rules.players.min, min(ruleset.rules.players.max, 6)
+    return low + draw % (high - low + 1)
+
+
+def _check_cards(match: Match) -> None:
+    rnd = match.round
+    places: list[int] = []
+    for hand in rnd.hands.values():
+        places.extend(hand)
+    places += rnd.middle + rnd.stock + rnd.discard + rnd.out + rnd.set_aside
+    places += rnd.extra or []
+    pack = match.evaluator.pack
+    assert Counter(places) == Counter(pack), "a card is missing or doubled"
+    size = match.rules.cards.hand_size
+    for seat, hand in rnd.hands.items():
+        drawn = rnd.phase is Phase.DISCARD and seat == rnd.current
+        assert len(hand) == size + (1 if drawn else 0)
+
+
+def _check_observation(match: Match, seat: int) -> None:
+    obs = match.observation(seat)
+    own = set(match.round.hands.get(seat, []))
+    assert {c for c in obs["hand"]} == {c for c in map(_text, own)}
+    if match.round.middle_hidden:
+        assert obs["middle"] is None
+    for event in match.events_for(seat):
+        if isinstance(event, ev.Dealt) and event.seat != seat:
+            assert event.cards is None
+        if isinstance(event, ev.ExtraDealt):
+            assert event.cards is None
+        if isinstance(event, ev.MiddleDealt) and not event.face_up:
+            assert event.cards is None
+        if isinstance(event, ev.Drew) and event.seat != seat and event.source == "stock":
+            assert event.card is None
+
+
+def _text(card: int) -> str:
+    from schwimmen.protocol.cards import text
+
+    return text(card)
+
+
+def _play(match: Match, rng: random.Random, check: bool) -> int:
+    bot = RandomBot(rng)
+    lives_before = list(match.lives)
+    actions = 0
+    while not match.over:
+        seat = match.to_move()
+        assert seat is not None
+        legal = match.legal_actions()
+        assert legal, "the seat to move has no legal action"
+        match.apply(bot.choose(match), seat)
+        actions += 1
+        assert actions < MAX_ACTIONS, "the match does not end"
+        assert all(a <= b for a, b in zip(match.lives, lives_before, strict=True))
+        lives_before = list(match.lives)
+        if check:
+            _check_cards(match)
+            if actions % 7 == 0:
+                _check_observation(match, seat)
+    return actions
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32), size=st.integers(0, 20))
+def test_random_matches_keep_every_invariant(name: str, seed: int, size: int) -> None:
+    ruleset = _ruleset(name)
+    match = Match(ruleset, _seats(ruleset, size), seed=seed)
+    _check_cards(match)
+    _play(match, random.Random(seed), check=True)
+    assert len(match.winners) >= 1
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_same_seed_same_event_log(name: str) -> None:
+    ruleset = _ruleset(name)
+    logs = []
+    for _ in range(2):
+        match = Match(ruleset, _seats(ruleset, 1), seed=42)
+        _play(match, random.Random(7), check=False)
+        logs.append([e.to_json() for e in match.events])
+    assert logs[0] == logs[1]
+    json.dumps(logs[0])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_greedy_bots_finish_matches(name: str) -> None:
+    ruleset = _ruleset(name)
+    match = Match(ruleset, _seats(ruleset, 2), seed=3)
+    bot = GreedyBot()
+    steps = 0
+    while not match.over and steps < MAX_ACTIONS:
+        match.apply(bot.choose(match))
+        steps += 1
+    assert match.over
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_compiled_rounds_agree_with_the_full_engine(name: str) -> None:
+    """Differential test: replay every compiled round's actions through the full engine."""
+    rules = _ruleset(name).rules
+    compiled = compile_round(rules, trace=True)
+    evaluator = evaluator_for(rules)
+    rng = random.Random(hash(name) & 0xFFFF)
+    for _ in range(60):
+        n = rng.randint(rules.players.min, min(6, rules.players.max))
+        deck = list(evaluator.pack)
+        rng.shuffle(deck)
+        trace: list[tuple[int, str]] = []
+        reason, at_deal, losses = compiled.play(list(deck), n, rng.random, trace)
+        rnd = Round.deal(rules, evaluator, n, list(range(n)), n - 1, deck)
+        for seat, action in trace:
+            assert rnd.to_move() == seat
+            rnd.apply(parse_text(action))
+        assert rnd.result is not None
+        assert rnd.result.reason is REASONS[reason]
+        assert rnd.result.at_deal == at_deal
+        assert [rnd.result.losses.get(i, 0) for i in range(n)] == losses
+
+
+def test_clone_is_independent() -> None:
+    match = Match(_ruleset("pagat"), 4, seed=9)
+    copy = match.clone()
+    rng = random.Random(1)
+    _play(match, rng, check=False)
+    assert not copy.over and copy.events != match.events
+    assert copy.evaluator is match.evaluator
+
+
+def test_event_log_does_not_depend_on_hash_randomisation() -> None:
+    code = (
+        "from schwimmen.spec.loader import Catalog;"
+        "from schwimmen.engine.match import Match;"
+        "from schwimmen.engine.bots import RandomBot;"
+        "import random, json;"
+        "m = Match(Catalog.load().resolve('tri-palki'), 4, seed=5);"
+        "b = RandomBot(random.Random(2));"
+        "exec('while not m.over: m.apply(b.choose(m))');"
+        "print(json.dumps([e.to_json() for e in m.events]))"
+    )
+    outputs = set()
+    for hashseed in ("1", "2"):
+        result = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env={"PYTHONHASHSEED": hashseed, "PATH": ""},
+            check=True,
+        )
+        outputs.add(result.stdout)
+    assert len(outputs) == 1
