@@ -104,6 +104,18 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play(ruleset, args.players, args.seat - 1, args.seed, args.bot, _console())
 
 
+def _cmd_conformance(args: argparse.Namespace) -> int:
+    from schwimmen.cli.conformance_command import run
+
+    return run(args, _console())
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from schwimmen.protocol.server import main as serve
+
+    return serve()
+
+
 def _format_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="output format (default text)"
@@ -166,6 +178,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="random seed for a repeatable game")
     p.add_argument("--bot", choices=("greedy", "random"), default="greedy", help="opponents")
     p.set_defaults(func=_cmd_play)
+    from schwimmen.cli.conformance_command import add_arguments
+
+    p = sub.add_parser(
+        "conformance",
+        help="run the conformance suite against the reference or any implementation",
+        description="Runs every fixture under every ruleset (and house rule) it applies to. "
+        "Exit status 1 when any case fails or errors.",
+    )
+    add_arguments(p)
+    p.set_defaults(func=_cmd_conformance)
+    p = sub.add_parser(
+        "serve",
+        help="the reference engine speaking the conformance protocol on stdin/stdout",
+    )
+    p.set_defaults(func=_cmd_serve)
     return parser
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,7 @@ class Fixture:
         "n/a": sixes in a 32-card pack, three-card hands in "41", a middle in the
         draw-and-discard game), or None when it can."""
         rules = ruleset.rules
-        pack = {text(c) for c in deck(rules.cards.ranks, rules.cards.suits)}
+        pack = _pack_texts(rules.cards.ranks, rules.cards.suits)
         setup = self.setup
         cards: list[str] = []
         for key in ("middle", "extra", "stock", "discard", "deck"):
@@ -113,7 +114,7 @@ class Fixture:
         """The first case that applies to ``ruleset`` (lint keeps it unambiguous)."""
         if self.fits(ruleset) is not None:
             return None
-        values = ruleset.values()
+        values = parameter_values(ruleset)
         for case in self.cases:
             if case_applies(case, ruleset.id, values):
                 return case
@@ -124,9 +125,25 @@ class Fixture:
         return {
             "kind": self.kind,
             "fixture": self.id,
-            "ruleset": {"id": ruleset.id, "parameters": ruleset.values()},
+            "ruleset": {"id": ruleset.id, "parameters": parameter_values(ruleset)},
             **{k: v for k, v in self.setup.items()},
         }
+
+
+@cache
+def _pack_texts(ranks: tuple[str, ...], suits: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(text(c) for c in deck(ranks, suits))
+
+
+_VALUES: dict[int, tuple[Ruleset, dict[str, Any]]] = {}
+
+
+def parameter_values(ruleset: Ruleset) -> dict[str, Any]:
+    """``ruleset.values()``, computed once per ruleset object (treat it as read-only)."""
+    found = _VALUES.get(id(ruleset))
+    if found is None or found[0] is not ruleset:
+        found = _VALUES[id(ruleset)] = (ruleset, ruleset.values())
+    return found[1]
 
 
 def predicate_holds(predicate: Any, value: Any) -> bool:

@@ -13,6 +13,7 @@ the given final hands), ``round`` and ``match`` (a position or a stacked pack, t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -42,8 +43,20 @@ def _seat_map(raw: Mapping[str, Any] | None) -> dict[int, Any]:
     return {parse_seat(k): v for k, v in (raw or {}).items()}
 
 
+_RULES: dict[str, Rules] = {}
+
+
 def _rules(request: Mapping[str, Any]) -> Rules:
-    return build_rules(request["ruleset"]["parameters"])
+    """The rules of the request, one object per distinct set of parameter values, so that
+    the hand table of a ruleset is built once however many cases run under it."""
+    parameters = request["ruleset"]["parameters"]
+    key = json.dumps(parameters, sort_keys=True)
+    rules = _RULES.get(key)
+    if rules is None:
+        if len(_RULES) > 256:
+            _RULES.clear()
+        rules = _RULES[key] = build_rules(parameters)
+    return rules
 
 
 def _result_json(result: RoundResult, after_step: int) -> dict[str, Any]:
@@ -156,6 +169,7 @@ def _play(rules: Rules, request: Mapping[str, Any]) -> dict[str, Any]:
         decks=decks,
         position=position,
         eliminated=eliminated,
+        record=bool(request.get("events")),
     )
     steps: list[dict[str, Any]] = []
     ended: list[dict[str, Any]] = []
@@ -198,8 +212,9 @@ def _play(rules: Rules, request: Mapping[str, Any]) -> dict[str, Any]:
         "match_over": match.over,
         "winners": [seat_name(s) for s in match.winners],
         "points": {seat_name(s): p for s, p in enumerate(match.points) if p},
-        "events": [e.to_json() for e in match.events],
     }
+    if request.get("events"):
+        outcome["events"] = [e.to_json() for e in match.events]
     return outcome
 
 

@@ -11,13 +11,14 @@ that the ruleset does not break.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from itertools import combinations, permutations
 
 from schwimmen.protocol.cards import Card, deck, rank_of, suit_of
+from schwimmen.spec.parameters import SUITS
 from schwimmen.spec.rules import Rules
 from schwimmen.spec.vocabulary import AcesKind, CardByCard, ProtectingHand, SevensKind, TripleOrder
 
@@ -105,6 +106,7 @@ class Evaluator:
         self.suit_rank: dict[str, int] = (
             {s: len(order) - i for i, s in enumerate(order)} if order else {}
         )
+        self._suit_rank_by_index = {SUITS.index(s): r for s, r in self.suit_rank.items()}
         self.hand_size = cards.hand_size
         self.flat: list[int] = []
         self.by_sorted: dict[tuple[Card, ...], int] = {}
@@ -224,18 +226,64 @@ class Evaluator:
         return key
 
     # ------------------------------------------------------------------ tables
+    def _ordinary(self, hand: Sequence[Card]) -> bool:
+        """True when no special hand, no triple and no protection can apply: the hand is
+        worth its best suit, and :meth:`_fast` computes exactly what :meth:`evaluate` does."""
+        if len(hand) != 3:
+            return True
+        a, b, c = hand
+        if a & 15 == b & 15 == c & 15:
+            return False
+        return not (self.rules.protection.hands and a >> 4 == b >> 4 == c >> 4)
+
+    def _fast(self, hand: Sequence[Card]) -> int:
+        """The packed entry of an ordinary hand, in integers only (table building)."""
+        best: tuple[int, int, list[int]] | None = None
+        for suit_index in {c >> 4 for c in hand}:
+            cards = [c for c in hand if c >> 4 == suit_index]
+            total = sum(self.values[c] for c in cards)
+            suit_rank = self._suit_rank_by_index.get(suit_index, 0)
+            ranking = (total, suit_rank, sorted((self.rank_pos[c] for c in cards), reverse=True))
+            if best is None or ranking > best:
+                best = ranking
+        assert best is not None
+        total, suit_rank, digits = best
+        by_card = self.rules.comparison.card_by_card
+        if by_card is CardByCard.ALL_CARDS:
+            digits = sorted((self.rank_pos[c] for c in hand), reverse=True)
+        elif by_card is CardByCard.NONE:
+            digits = []
+        cards_part = 0
+        for i in range(4):
+            cards_part = cards_part * 16 + (digits[i] + 1 if i < len(digits) else 0)
+        key = (((total * 2) * 16) * 65536 + cards_part) * 8 + suit_rank
+        flags = MAXIMUM if total == self.rules.maximum.points else 0
+        return key << FLAG_BITS | flags
+
+    def _entry(self, hand: Sequence[Card]) -> int:
+        if self._ordinary(hand):
+            return self._fast(hand)
+        value = self.evaluate(hand)
+        return value.key << FLAG_BITS | value.flags
+
     def _build(self) -> None:
+        """Three-card hands: every hand of the pack, in every card order, into a flat list.
+        Four-card hands (270,725 of them in "41"): filled on first sight of each hand."""
         if self.hand_size == 3:
             self.flat = [0] * (64 << 12)
+            flat = self.flat
             for combo in combinations(self.pack, 3):
-                value = self.evaluate(combo)
-                packed = value.key << FLAG_BITS | value.flags
+                packed = self._entry(combo)
                 for a, b, c in permutations(combo):
-                    self.flat[a << 12 | b << 6 | c] = packed
+                    flat[a << 12 | b << 6 | c] = packed
         else:
-            for four in combinations(sorted(self.pack), self.hand_size):
-                value = self.evaluate(four)
-                self.by_sorted[four] = value.key << FLAG_BITS | value.flags
+            self.by_sorted = _LazyTable(self._entry)
+
+    def fill(self) -> None:
+        """Evaluate every hand now (four-card packs are otherwise filled lazily)."""
+        if self.hand_size != 3:
+            for hand in combinations(sorted(self.pack), self.hand_size):
+                self.by_sorted[hand]
 
     def value(self, hand: Sequence[Card]) -> HandValue:
         """:meth:`evaluate`, remembered per hand (a pack has at most 270,725 hands)."""
@@ -252,13 +300,52 @@ class Evaluator:
         return self.by_sorted[tuple(sorted(hand))]
 
 
-_CACHE: dict[int, tuple[Rules, Evaluator]] = {}
+class _LazyTable(dict[tuple[Card, ...], int]):
+    """A dict that evaluates a hand the first time it is looked up."""
+
+    def __init__(self, compute: Callable[[Sequence[Card]], int]) -> None:
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, key: tuple[Card, ...]) -> int:
+        value = self[key] = self.compute(key)
+        return value
+
+
+def scoring_key(rules: Rules) -> tuple[object, ...]:
+    """Everything a hand's worth depends on: rulesets that agree on it share one table."""
+    c = rules.cards
+    return (
+        c.ranks,
+        c.suits,
+        tuple(sorted(c.values.items())),
+        c.hand_size,
+        rules.maximum.points,
+        rules.triples.points,
+        tuple(sorted(rules.triples.ranks)),
+        rules.triples.order,
+        rules.three_aces.kind,
+        rules.three_aces.points,
+        rules.three_sevens.kind,
+        tuple(sorted(rules.protection.hands)),
+        rules.comparison.suit_order,
+        rules.comparison.card_by_card,
+    )
+
+
+_BY_RULES: dict[int, tuple[Rules, Evaluator]] = {}
+_BY_SCORING: dict[tuple[object, ...], Evaluator] = {}
 
 
 def evaluator_for(rules: Rules) -> Evaluator:
-    """The evaluator of ``rules``, built once per rules object (the catalog shares them)."""
-    found = _CACHE.get(id(rules))
-    if found is None or found[0] is not rules:
-        found = (rules, Evaluator(rules))
-        _CACHE[id(rules)] = found
-    return found[1]
+    """The evaluator of ``rules``: one per rules object, and one table per distinct way of
+    scoring hands (a house rule about passing does not rebuild the table)."""
+    found = _BY_RULES.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    key = scoring_key(rules)
+    evaluator = _BY_SCORING.get(key)
+    if evaluator is None:
+        evaluator = _BY_SCORING[key] = Evaluator(rules)
+    _BY_RULES[id(rules)] = (rules, evaluator)
+    return evaluator

@@ -1,0 +1,122 @@
+"""MkDocs hooks: generate the site's pages from the spec loader at build time.
+
+MkDocs loads this file through ``hooks:`` in ``mkdocs.yml``. It gathers the inputs
+(the catalog, the guide's example, the rules matrix if found, the CLI parser, the JSON
+Schema) and hands them to :func:`schwimmen.docsgen.site.build_site`, which turns them
+into markdown. The pages exist only in memory: nothing generated is written into
+``docs/``. Any problem that would make the site wrong (a spec error, an example that does
+not resolve, a wrong quote) stops the build with the loader's messages.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files, InclusionLevel
+
+# Document this checkout's spec: put its package first on the path when the docs are
+# built from a checkout (an installed copy of the package is used otherwise).
+_CHECKOUT = Path(__file__).resolve().parent.parent
+if (_CHECKOUT / "reference_impl" / "schwimmen").is_dir():
+    sys.path.insert(0, str(_CHECKOUT / "reference_impl"))
+
+from schwimmen.cli.main import build_parser  # noqa: E402
+from schwimmen.docsgen.site import (  # noqa: E402
+    DocsBuildError,
+    SiteInput,
+    SiteOutput,
+    build_site,
+    resolve_example,
+)
+from schwimmen.resources import schema_dir, sources_dir, spec_dir  # noqa: E402
+from schwimmen.spec.loader import Catalog  # noqa: E402
+
+EXAMPLE = Path("examples") / "house-rule-example.yaml"
+MATRIX_ENV = "SCHWIMMEN_RULES_MATRIX"
+
+log = logging.getLogger("mkdocs.plugins.schwimmen")
+_state: dict[str, SiteOutput] = {}
+
+
+def _matrix_path() -> Path:
+    """Where the rules matrix is looked for: ``$SCHWIMMEN_RULES_MATRIX``, else next to the
+    source texts (the workplace's ``shared/`` folder), else ``../shared`` of the checkout."""
+    configured = os.environ.get(MATRIX_ENV)
+    if configured:
+        return Path(configured)
+    texts = sources_dir()
+    if texts is not None:
+        return texts.parent / "rules-matrix.md"
+    return _CHECKOUT.parent / "shared" / "rules-matrix.md"
+
+
+def _gather(config: MkDocsConfig) -> SiteInput:
+    example_path = Path(config.docs_dir) / EXAMPLE
+    if not example_path.is_file():
+        raise DocsBuildError(f"the guide's example {example_path} is missing")
+    catalog = Catalog.load()
+    for notice in catalog.notices:
+        log.info(str(notice))
+    # Resolving a file path registers the file in the catalog, so the example is resolved
+    # on a scratch catalog and never shows up among the spec's house rules.
+    example = resolve_example(Catalog.load(), example_path)
+    matrix = _matrix_path()
+    matrix_text = matrix.read_text(encoding="utf-8") if matrix.is_file() else None
+    if matrix_text is None:
+        log.info(f"rules matrix not found at {matrix}: the disagreements page says where it lives")
+    house_dir = spec_dir() / "house-rules"
+    texts = {
+        hid: (house_dir / f"{hid}.yaml").read_text(encoding="utf-8")
+        for hid in catalog.house_rules
+        if (house_dir / f"{hid}.yaml").is_file()
+    }
+    schema = json.loads((schema_dir() / "ruleset.schema.json").read_text(encoding="utf-8"))
+    return SiteInput(
+        catalog=catalog,
+        example_text=example_path.read_text(encoding="utf-8"),
+        example=example,
+        cli_parser=build_parser(),
+        schema=schema,
+        house_rule_texts=texts,
+        matrix_text=matrix_text,
+        matrix_looked_for=str(matrix),
+    )
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    """Generate every page once per build and set the navigation from the catalog."""
+    try:
+        output = build_site(_gather(config))
+    except DocsBuildError as exc:
+        raise PluginError(f"schwimmen docs: {exc}") from None
+    _state["output"] = output
+    config.nav = output.nav
+    return config
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    """Add the generated pages as virtual files (nothing is written into docs/)."""
+    output = _state["output"]
+    for page in output.pages:
+        existing = files.get_file_from_path(page.path)
+        if existing is not None:
+            raise PluginError(
+                f"schwimmen docs: docs/{page.path} exists but the page is generated; remove it"
+            )
+        inclusion = InclusionLevel.UNDEFINED if page.in_nav else InclusionLevel.NOT_IN_NAV
+        files.append(File.generated(config, page.path, content=page.markdown, inclusion=inclusion))
+    return files
+
+
+def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
+    """``mkdocs serve`` rebuilds when the spec or the schema changes, not only docs/."""
+    for folder in (spec_dir(), schema_dir()):
+        server.watch(str(folder))
+    return server

@@ -1,0 +1,122 @@
+"""What the suite pins down: every value of every parameter, every disagreement.
+
+A behavioural value (a passing rule, a tie rule, Feuer's penalty) counts as exercised
+when some case states it in its ``where`` predicates and applies to a ruleset that has
+it: that case's expectation depends on the value. A structural value (the pack, the hand
+size, the number of lives) counts when some case runs under a ruleset that has it, since
+a position must be built for that pack. Gaps are listed with the reason, never hidden.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from schwimmen.conformance.fixtures import Fixture, predicate_holds
+from schwimmen.spec.model import Ruleset
+from schwimmen.spec.parameters import PARAMETERS
+
+STRUCTURAL = {
+    "players.range",
+    "cards.ranks",
+    "cards.suits",
+    "cards.values",
+    "cards.hand_size",
+    "cards.middle_size",
+    "maximum.points",
+    "lives.count",
+    "lives.counting",
+    "turns.first_player",
+    "turns.direction",
+    "match.dealer_rotation",
+}
+DISAGREEMENTS = [f"F{i:02d}" for i in range(1, 63)]
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+@dataclass
+class ValueCoverage:
+    param: str
+    value: Any
+    used_by: list[str]
+    cases: list[str]
+
+    @property
+    def covered(self) -> bool:
+        return bool(self.cases)
+
+    def reason(self) -> str:
+        if self.covered:
+            return ""
+        if not self.used_by:
+            return "no shipped ruleset or house rule uses this value, so no case can run it"
+        return "used by " + ", ".join(self.used_by[:4]) + ", but no case pins it"
+
+
+@dataclass
+class Coverage:
+    values: list[ValueCoverage]
+    disagreements: dict[str, list[str]]
+    cases: int
+    fixtures: int
+
+    @property
+    def gaps(self) -> list[ValueCoverage]:
+        return [v for v in self.values if not v.covered]
+
+    @property
+    def unpinned(self) -> list[str]:
+        return [f for f, ids in self.disagreements.items() if not ids]
+
+
+def _candidate_values(rulesets: list[Ruleset]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = defaultdict(dict)
+    for p in PARAMETERS:
+        if p.choices and p.path not in ("turns.swaps", "protection.hands"):
+            for choice in p.choices:
+                out[p.path][_key(choice)] = choice
+    for r in rulesets:
+        for path, value in r.values().items():
+            out[path].setdefault(_key(value), value)
+    return out
+
+
+def coverage(fixtures: list[Fixture], rulesets: list[Ruleset]) -> Coverage:
+    values_of = {r.id: r.values() for r in rulesets}
+    exercised: dict[tuple[str, str], list[str]] = defaultdict(list)
+    cases = 0
+    for f in fixtures:
+        for r in rulesets:
+            case = f.applicable_case(r)
+            if case is None:
+                continue
+            cases += 1
+            values = values_of[r.id]
+            label = f"{f.id}[{r.id}]"
+            for path in STRUCTURAL:
+                if path in values:
+                    exercised[(path, _key(values[path]))].append(label)
+            for path, pred in case.where.items():
+                if path in values and predicate_holds(pred, values[path]):
+                    exercised[(path, _key(values[path]))].append(label)
+    report: list[ValueCoverage] = []
+    for path, candidates in _candidate_values(rulesets).items():
+        for key, value in sorted(candidates.items()):
+            used = [r.id for r in rulesets if _key(values_of[r.id].get(path, object())) == key]
+            report.append(ValueCoverage(path, value, used, sorted(set(exercised[(path, key)]))))
+    order = {p.path: i for i, p in enumerate(PARAMETERS)}
+    report.sort(key=lambda v: (order.get(v.param, 999), _key(v.value)))
+    pinned: dict[str, list[str]] = {d: [] for d in DISAGREEMENTS}
+    for f in fixtures:
+        if f.disagreement in pinned:
+            pinned[f.disagreement].append(f.id)
+        for extra in re.findall(r"\bF\d{2}\b", f.description + " " + f.title):
+            if extra in pinned and f.id not in pinned[extra]:
+                pinned[extra].append(f.id)
+    return Coverage(report, pinned, cases, len(fixtures))

@@ -1,0 +1,285 @@
+"""Small markdown and HTML building blocks shared by every generated page.
+
+Everything that ends up on the site passes through these helpers, so escaping, the
+look of a citation and the three provenance kinds are decided once. Text from the spec
+files is user-written prose (quotes, readings, reasons): it is always escaped before it
+is placed into markdown, so a ``*`` or ``|`` in a quote cannot break a table or a page.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from collections.abc import Iterable, Mapping
+
+from schwimmen.spec.model import Citation, Provenance, ProvenanceKind, Setting
+
+# ----------------------------------------------------------------------------- paths
+HOME = "index.md"
+RULESETS_INDEX = "rulesets/index.md"
+HOUSE_RULES_INDEX = "house-rules/index.md"
+COMPARISON = "compare/index.md"
+PAIRS_INDEX = "compare/pairs.md"
+DISAGREEMENTS = "compare/disagreements.md"
+GLOSSARY = "reference/glossary.md"
+DECISIONS = "reference/decisions.md"
+CLI_REFERENCE = "reference/cli.md"
+SCHEMA_REFERENCE = "reference/schema.md"
+GUIDE_HOUSE_RULE = "guides/add-a-house-rule.md"
+GUIDE_TEST = "guides/test-your-implementation.md"
+GUIDE_PLAY = "guides/play-and-simulate.md"
+
+
+def ruleset_page(rid: str) -> str:
+    return f"rulesets/{rid}.md"
+
+
+def house_rule_page(hid: str) -> str:
+    return f"house-rules/{hid}.md"
+
+
+def pair_page(a: str, b: str) -> str:
+    return f"compare/pairs/{a}-vs-{b}.md"
+
+
+def param_anchor(param: str) -> str:
+    """The HTML id of a parameter's section (``cards.hand_size`` → ``cards-hand_size``).
+
+    Dots are avoided because they would need escaping in CSS selectors and some tools
+    treat them as separators.
+    """
+    return param.replace(".", "-")
+
+
+def rel(here: str, target: str) -> str:
+    """A link from the page ``here`` to ``target`` (both docs-relative ``.md`` paths,
+    ``target`` optionally with ``#anchor``). MkDocs resolves relative ``.md`` links, so
+    links stay valid whatever ``site_url`` and ``use_directory_urls`` say."""
+    path, _, anchor = target.partition("#")
+    link = posixpath.relpath(path, posixpath.dirname(here) or ".") if path else ""
+    return link + (f"#{anchor}" if anchor else "")
+
+
+# ----------------------------------------------------------------------------- escaping
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]{}|])")
+
+
+def esc(text: str) -> str:
+    """Escape free text for inline markdown (and for a table cell)."""
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(str(text), quote=False))
+
+
+def attr(text: str) -> str:
+    """Escape text for an HTML attribute value in double quotes."""
+    return html.escape(" ".join(str(text).split()), quote=True)
+
+
+def code(text: str) -> str:
+    """Inline code; backticks inside are avoided by widening the fence."""
+    text = str(text)
+    fence = "``" if "`" in text else "`"
+    pad = " " if fence == "``" else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def indent(block: str, width: int = 4) -> str:
+    pad = " " * width
+    return "\n".join(pad + line if line.strip() else "" for line in block.splitlines())
+
+
+def link(here: str, target: str, text: str) -> str:
+    return f"[{text}]({rel(here, target)})"
+
+
+def table(header: Iterable[str], rows: Iterable[Iterable[str]]) -> str:
+    """A markdown table; cells must already be escaped markdown."""
+    head = list(header)
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    for row in rows:
+        lines.append("| " + " | ".join(c.replace("\n", " ") for c in row) + " |")
+    return "\n".join(lines)
+
+
+def admonition(kind: str, title: str, body: str, *, collapsible: bool = False) -> str:
+    marker = "???" if collapsible else "!!!"
+    return f'{marker} {kind} "{title.replace(chr(34), chr(39))}"\n\n{indent(body)}\n'
+
+
+# ----------------------------------------------------------------------------- cards
+SUIT_CLASS: Mapping[str, str] = {"♣": "clubs", "♠": "spades", "♥": "hearts", "♦": "diamonds"}
+LETTER_SUIT: Mapping[str, str] = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+_CARD = re.compile(r"([♣♠♥♦])(10|[2-9AKQJ])(?![0-9A-Za-z])")
+
+
+def card(rank: str, suit: str) -> str:
+    """One card as a styled span: ``card("A", "♥")`` → ``<span class="card hearts">A♥</span>``."""
+    return f'<span class="card {SUIT_CLASS[suit]}">{rank}{suit}</span>'
+
+
+def cards_in(text: str) -> str:
+    """Render every ``♣7``-style card in (already escaped) text as a card span."""
+    return _CARD.sub(lambda m: card(m.group(2), m.group(1)), text)
+
+
+def suit_symbols(text: str) -> str:
+    """``C, S, H, D`` → ``♣ ♠ ♥ ♦`` for the suit parameters."""
+    return " ".join(LETTER_SUIT.get(part.strip(), part.strip()) for part in text.split(","))
+
+
+# ----------------------------------------------------------------------------- provenance
+KIND_TITLE: Mapping[ProvenanceKind, str] = {
+    ProvenanceKind.CITED: "Cited",
+    ProvenanceKind.INTERPRETED: "Interpreted",
+    ProvenanceKind.DEFAULT: "Default",
+}
+KIND_HELP: Mapping[ProvenanceKind, str] = {
+    ProvenanceKind.CITED: "the source says so, in the words quoted",
+    ProvenanceKind.INTERPRETED: "the source is ambiguous: the reading chosen, and why",
+    ProvenanceKind.DEFAULT: "the sources are silent: the choice made, and why",
+}
+KIND_SYMBOL: Mapping[ProvenanceKind, str] = {
+    ProvenanceKind.CITED: "❝",
+    ProvenanceKind.INTERPRETED: "≈",
+    ProvenanceKind.DEFAULT: "◇",
+}
+_REFERENCE = re.compile(r"\b[UF][0-9]{2}\b")
+
+
+def decision_anchor(decision: str) -> str:
+    return decision.lower()
+
+
+def badge(kind: ProvenanceKind, decision: str | None = None) -> str:
+    """The coloured provenance badge; its tooltip says what the kind means."""
+    label = kind.value + (f" {decision}" if decision else "")
+    return (
+        f'<span class="prov prov-{kind.value}" title="{attr(KIND_HELP[kind])}">'
+        f"{KIND_SYMBOL[kind]} {label}</span>"
+    )
+
+
+def origin_badge(setting: Setting, base: str, here: str) -> str:
+    """Say where a value came from when it is not the ruleset's own file."""
+    if setting.inherited:
+        target = rel(here, ruleset_page(setting.origin))
+        return (
+            f'<span class="prov prov-inherited" title="the value comes through \'extends\'">'
+            f"↳ inherited from [{setting.origin}]({target})</span>"
+        )
+    if setting.origin != base:
+        target = rel(here, house_rule_page(setting.origin))
+        return (
+            f'<span class="prov prov-house" title="set by a house rule">'
+            f"✚ house rule [{setting.origin}]({target})</span>"
+        )
+    return ""
+
+
+def source_link(here: str, source: str) -> str:
+    return f"[{source}]({rel(here, HOME + '#' + source)})"
+
+
+_SOURCE_ID = re.compile(r"\bs[0-9]{3}\b")
+
+
+def link_sources(text: str, here: str, known: Iterable[str]) -> str:
+    """Link every source id (``s000``) in (escaped) text to its entry on the home page."""
+    listed = set(known)
+    return _SOURCE_ID.sub(
+        lambda m: source_link(here, m.group(0)) if m.group(0) in listed else m.group(0), text
+    )
+
+
+def decision_link(here: str, ref: str, known: Iterable[str] = ()) -> str:
+    """Link a decision (``U12``) to the decisions page or a scenario (``F31``) to the
+    disagreements page, when that page lists it; otherwise leave it as plain text."""
+    if ref not in set(known):
+        return ref
+    page = DECISIONS if ref.startswith("U") else DISAGREEMENTS
+    return f"[{ref}]({rel(here, page + '#' + decision_anchor(ref))})"
+
+
+def link_refs(text: str, here: str, known: Iterable[str]) -> str:
+    """Link every ``U12`` / ``F31`` reference in (escaped) text that the site lists."""
+    listed = set(known)
+    return _REFERENCE.sub(lambda m: decision_link(here, m.group(0), listed), text)
+
+
+def german(quote: str) -> str:
+    """A German quote, marked as German for screen readers and hyphenation."""
+    return f'<span class="de-quote" lang="de">„{esc(quote)}“</span>'
+
+
+def where(citation: Citation, here: str) -> str:
+    """The place of a quote: source (linked), the reported primary source, section, line."""
+    parts = [source_link(here, citation.source)]
+    if citation.attribution:
+        parts[0] += f" reporting *{esc(citation.attribution)}*"
+    parts.append(esc(citation.section))
+    if citation.line is not None:
+        parts.append(f"line {citation.line}")
+    return " · ".join(parts)
+
+
+def citation_md(citation: Citation, here: str) -> str:
+    """One quote with its place, as a markdown blockquote."""
+    return f"> {german(citation.quote)}  \n> <small>— {where(citation, here)}</small>"
+
+
+def citation_plain(citation: Citation) -> str:
+    """One quote with its place, for a footnote or tooltip (no block markup)."""
+    place = citation.source + (f" ({citation.attribution})" if citation.attribution else "")
+    line = f", line {citation.line}" if citation.line is not None else ""
+    return f"„{citation.quote}“ — {place}, {citation.section}{line}"
+
+
+def provenance_block(
+    prov: Provenance, here: str, decisions: Iterable[str], *, value: str | None = None
+) -> str:
+    """The admonition that shows where a value comes from.
+
+    The three kinds are three admonition types (``cited``, ``interpreted``, ``default``)
+    with their own colour and icon, so a reader sees at a glance whether a rule is the
+    source's word, our reading of it, or our choice where the sources are silent.
+    """
+    known = list(decisions)
+    title = KIND_TITLE[prov.kind]
+    if prov.decision:
+        title += f" ({prov.decision})"
+    body: list[str] = []
+    if prov.kind is ProvenanceKind.CITED:
+        body.extend(citation_md(c, here) for c in prov.citations)
+    elif prov.kind is ProvenanceKind.INTERPRETED:
+        body.append("**The source says:**")
+        body.extend(citation_md(c, here) for c in prov.citations)
+        body.append(f"**Reading:** {link_refs(esc(prov.reading or ''), here, known)}")
+        body.append(f"**Why:** {link_refs(esc(prov.why or ''), here, known)}")
+    else:
+        body.append("**The sources are silent.**" + (f" **Choice:** {value}" if value else ""))
+        body.append(f"**Why:** {link_refs(esc(prov.why or ''), here, known)}")
+        if prov.citations:
+            body.append("**Related words in the sources:**")
+            body.extend(citation_md(c, here) for c in prov.citations)
+    if prov.decision:
+        body.append(
+            f"<small>Decision {decision_link(here, prov.decision, known)} of the rules "
+            "matrix.</small>"
+        )
+    return admonition(prov.kind.value, title, "\n\n".join(body))
+
+
+def footnote_text(setting: Setting, value: str) -> str:
+    """A one-paragraph footnote for a comparison cell: value, kind and its evidence."""
+    prov = setting.provenance
+    head = f"**{esc(setting.param)} = {esc(value)}** ({prov.kind.value}"
+    head += f" {prov.decision})" if prov.decision else ")"
+    if setting.inherited:
+        head += f", inherited from {esc(setting.origin)}"
+    parts = [head + "."]
+    if prov.kind is ProvenanceKind.INTERPRETED and prov.reading:
+        parts.append(f"Reading: {esc(prov.reading)}")
+    if prov.kind is ProvenanceKind.DEFAULT and prov.why:
+        parts.append(f"Why: {esc(prov.why)}")
+    parts.extend(esc(citation_plain(c)) for c in prov.citations)
+    return " ".join(parts)

@@ -1,0 +1,226 @@
+"""The documentation site in a real browser: pages load without console errors and
+without fetching anything from outside, search finds "Feuer", and screenshots at desktop
+and phone size are saved for a person to look at.
+
+Needs selenium, a Chromium and its chromedriver (Debian: ``apt-get install chromium
+chromium-driver``) and mkdocs (``pip install -e '.[docs]'``); skipped with the reason
+when any is missing. Set ``SCHWIMMEN_SITE_DIR`` to test an already built site, and
+``SCHWIMMEN_SCREENSHOTS`` to keep the screenshots (default: a temporary directory).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DESKTOP = (1280, 900)
+PHONE = (390, 844)
+PAGES = {
+    "home": "",
+    "ruleset-pagat": "rulesets/pagat/",
+    "comparison": "compare/",
+}
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+)
+
+
+def _find(*names: str) -> str | None:
+    for name in names:
+        found = shutil.which(name) or (name if os.path.isfile(name) else None)
+        if found:
+            return found
+    return None
+
+
+CHROMIUM = _find("chromium", "chromium-browser", "google-chrome", "/usr/bin/chromium")
+CHROMEDRIVER = _find("chromedriver", "/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver")
+
+
+def _requirements() -> str | None:
+    """Why the browser test cannot run here, or None."""
+    if importlib.util.find_spec("selenium") is None:
+        return "selenium is not installed (pip install -e '.[docs]')"
+    if CHROMIUM is None:
+        return "chromium is not installed (apt-get install chromium)"
+    if CHROMEDRIVER is None:
+        return "chromedriver is not installed (apt-get install chromium-driver)"
+    if not os.environ.get("SCHWIMMEN_SITE_DIR") and importlib.util.find_spec("mkdocs") is None:
+        return "mkdocs is not installed (pip install -e '.[docs]') and SCHWIMMEN_SITE_DIR is unset"
+    return None
+
+
+pytestmark = pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))
+
+
+@pytest.fixture(scope="module")
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    given = os.environ.get("SCHWIMMEN_SITE_DIR")
+    if given:
+        path = Path(given)
+        assert (path / "index.html").is_file(), f"SCHWIMMEN_SITE_DIR={given} has no index.html"
+        return path
+    out = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(site_dir: Path) -> Iterator[str]:
+    """Serve the built site on a free port of 127.0.0.1 for the duration of the module."""
+    handler = functools.partial(_QuietHandler, directory=str(site_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    given = os.environ.get("SCHWIMMEN_SCREENSHOTS")
+    path = Path(given) if given else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    print(f"\nscreenshots: {path}")
+    return path
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.add_argument(f"--window-size={DESKTOP[0]},{DESKTOP[1]}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    browser = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    browser.set_page_load_timeout(30)
+    try:
+        yield browser
+    finally:
+        browser.quit()
+
+
+def _viewport(driver: Any, size: tuple[int, int], *, mobile: bool) -> None:
+    """Emulate the viewport exactly (headless window sizes include no browser chrome, but
+    a phone also needs the mobile flag so the page's viewport meta tag applies)."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": mobile},
+    )
+
+
+def _open(driver: Any, url: str) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(url)
+    WebDriverWait(driver, 20).until(
+        lambda d: d.execute_script("return document.readyState") == "complete"
+    )
+    time.sleep(0.3)  # let the theme's scripts settle (search index, tooltips)
+
+
+def _severe(driver: Any) -> list[str]:
+    return [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+def _foreign_resources(driver: Any, base_url: str) -> list[str]:
+    """Everything the page loaded from anywhere but the local server."""
+    names: list[str] = driver.execute_script(
+        "return performance.getEntriesByType('resource').map(e => e.name)"
+    )
+    return [n for n in names if not n.startswith(base_url) and not n.startswith("data:")]
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_page_loads_cleanly_and_offline(
+    driver: Any, base_url: str, screenshots: Path, name: str
+) -> None:
+    url = base_url + PAGES[name]
+    driver.get_log("browser")  # drop entries from earlier pages
+    for label, size, mobile in (("desktop", DESKTOP, False), ("phone", PHONE, True)):
+        _viewport(driver, size, mobile=mobile)
+        _open(driver, url)
+        assert driver.title, f"{url} has no title"
+        assert driver.find_element("css selector", "article h1").text
+        assert _severe(driver) == [], f"console errors on {url} ({label})"
+        assert _foreign_resources(driver, base_url) == [], f"{url} fetched from elsewhere"
+        path = screenshots / f"{name}-{label}-{size[0]}x{size[1]}.png"
+        assert driver.save_screenshot(str(path)), path
+
+
+def test_comparison_page_has_every_ruleset(driver: Any, base_url: str) -> None:
+    from schwimmen.spec.loader import Catalog
+
+    _viewport(driver, DESKTOP, mobile=False)
+    _open(driver, base_url + PAGES["comparison"])
+    headers = {
+        th.text.strip() for th in driver.find_elements("css selector", "article table thead th")
+    }
+    assert set(Catalog.load().rulesets) <= headers
+
+
+def test_search_finds_feuer(driver: Any, base_url: str, screenshots: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _viewport(driver, DESKTOP, mobile=False)
+    _open(driver, base_url)
+    driver.get_log("browser")
+    box = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
+    box.click()
+    box.send_keys("Feuer")
+
+    def results(d: Any) -> list[Any]:
+        found: list[Any] = d.find_elements(By.CSS_SELECTOR, ".md-search-result__item")
+        return found
+
+    found = WebDriverWait(driver, 20).until(results)
+    assert any("Feuer" in item.text for item in found)
+    meta = driver.find_element(By.CSS_SELECTOR, ".md-search-result__meta").text
+    assert "matching" in meta.lower() or meta[:1].isdigit(), meta
+    assert _severe(driver) == []
+    driver.save_screenshot(str(screenshots / "search-feuer-desktop-1280x900.png"))
