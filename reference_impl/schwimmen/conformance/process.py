@@ -118,7 +118,13 @@ class ProcessImplementation:
         lines.put(_EOF)
 
     def _read_err(self, stream: IO[bytes]) -> None:
-        for raw in iter(stream.readline, b""):
+        while True:
+            try:
+                raw = stream.readline(self.max_line)
+            except (OSError, ValueError):
+                return
+            if not raw:
+                return
             with self.stderr_lock:
                 self.stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
 
