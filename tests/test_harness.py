@@ -145,8 +145,17 @@ def test_cli_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
 
     ok = main(["conformance", "-k", PATTERN, "--ruleset", "pagat"])
     assert ok == 0
-    bad = main(["conformance", "-k", PATTERN, "--ruleset", "pagat",
-                "--impl", f"{sys.executable} {FAKE} wrong"])
+    bad = main(
+        [
+            "conformance",
+            "-k",
+            PATTERN,
+            "--ruleset",
+            "pagat",
+            "--impl",
+            f"{sys.executable} {FAKE} wrong",
+        ]
+    )
     assert bad == 1
     out = capsys.readouterr().out
     assert "failed" in out

@@ -33,11 +33,18 @@ def main() -> int:
             if mode == "refuse":
                 print(json.dumps({"ok": False, "message": "not today"}), flush=True)
                 continue
-            print(json.dumps({
-                "ok": True, "version": 1,
-                "implementation": {"name": f"fake-{mode or 'good'}", "version": "0"},
-                "rulesets": ["pagat"], "any_ruleset": mode != "pagat-only",
-            }), flush=True)
+            print(
+                json.dumps(
+                    {
+                        "ok": True,
+                        "version": 1,
+                        "implementation": {"name": f"fake-{mode or 'good'}", "version": "0"},
+                        "rulesets": ["pagat"],
+                        "any_ruleset": mode != "pagat-only",
+                    }
+                ),
+                flush=True,
+            )
             continue
         if message["cmd"] == "stop":
             return 0
@@ -59,8 +66,10 @@ def main() -> int:
             sys.stdout.flush()
             return 0
         if mode == "oversized":
-            print(json.dumps({"seq": seq, "status": "ok", "outcome": {"x": "y" * 5_000_000}}),
-                  flush=True)
+            print(
+                json.dumps({"seq": seq, "status": "ok", "outcome": {"x": "y" * 5_000_000}}),
+                flush=True,
+            )
             continue
         answer = dict(run_case(message["case"]))
         answer["seq"] = seq + 1 if mode == "sequence" else seq

@@ -108,7 +108,11 @@ def coverage(fixtures: list[Fixture], rulesets: list[Ruleset]) -> Coverage:
     report: list[ValueCoverage] = []
     for path, candidates in _candidate_values(rulesets).items():
         for key, value in sorted(candidates.items()):
-            used = [r.id for r in rulesets if _key(values_of[r.id].get(path, object())) == key]
+            used = [
+                r.id
+                for r in rulesets
+                if path in values_of[r.id] and _key(values_of[r.id][path]) == key
+            ]
             report.append(ValueCoverage(path, value, used, sorted(set(exercised[(path, key)]))))
     order = {p.path: i for i, p in enumerate(PARAMETERS)}
     report.sort(key=lambda v: (order.get(v.param, 999), _key(v.value)))
