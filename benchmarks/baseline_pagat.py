@@ -42,7 +42,7 @@ for _combo in combinations(range(32), 3):
     for _p in permutations(_combo):
         KEY[_p[0] << 10 | _p[1] << 5 | _p[2]] = _k
 FEUER = 1 << 30
-MAX31 = (62 << 12)
+MAX31 = 62 << 12
 DECK = list(range(32))
 
 

@@ -2,10 +2,12 @@
 
 MkDocs loads this file through ``hooks:`` in ``mkdocs.yml``. It gathers the inputs
 (the catalog, the guide's example, the rules matrix if found, the CLI parser, the JSON
-Schema) and hands them to :func:`schwimmen.docsgen.site.build_site`, which turns them
-into markdown. The pages exist only in memory: nothing generated is written into
-``docs/``. Any problem that would make the site wrong (a spec error, an example that does
-not resolve, a wrong quote) stops the build with the loader's messages.
+Schemas, the conformance fixtures through their loader, the conformance documents and the
+adapter example) and hands them to :func:`schwimmen.docsgen.site.build_site`, which turns
+them into markdown (and runs the simulator for the statistics). The pages exist only in
+memory: nothing generated is written into ``docs/``. Any problem that would make the site
+wrong (a spec error, a fixture that does not load, an example that does not resolve, a
+wrong quote) stops the build with the loader's messages.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ if (_CHECKOUT / "reference_impl" / "schwimmen").is_dir():
     sys.path.insert(0, str(_CHECKOUT / "reference_impl"))
 
 from schwimmen.cli.main import build_parser  # noqa: E402
+from schwimmen.conformance.fixtures import load_fixtures  # noqa: E402
+from schwimmen.docsgen.markup import ADAPTER_EXAMPLE, CONFORMANCE_DOCS  # noqa: E402
 from schwimmen.docsgen.site import (  # noqa: E402
     DocsBuildError,
     SiteInput,
@@ -35,10 +39,11 @@ from schwimmen.docsgen.site import (  # noqa: E402
     build_site,
     resolve_example,
 )
-from schwimmen.resources import schema_dir, sources_dir, spec_dir  # noqa: E402
+from schwimmen.resources import conformance_dir, schema_dir, sources_dir, spec_dir  # noqa: E402
 from schwimmen.spec.loader import Catalog  # noqa: E402
 
 EXAMPLE = Path("examples") / "house-rule-example.yaml"
+PUBLISHED_SCHEMAS = ("protocol.schema.json", "fixture.schema.json", "ruleset.schema.json")
 MATRIX_ENV = "SCHWIMMEN_RULES_MATRIX"
 
 log = logging.getLogger("mkdocs.plugins.schwimmen")
@@ -78,6 +83,27 @@ def _gather(config: MkDocsConfig) -> SiteInput:
         if (house_dir / f"{hid}.yaml").is_file()
     }
     schema = json.loads((schema_dir() / "ruleset.schema.json").read_text(encoding="utf-8"))
+    fixtures, problems = load_fixtures()
+    if problems:
+        raise DocsBuildError(
+            "the conformance fixtures do not load:\n" + "\n".join(str(p) for p in problems)
+        )
+    suite_dir = conformance_dir()
+    docs = {
+        name: (suite_dir / name).read_text(encoding="utf-8")
+        for name in CONFORMANCE_DOCS
+        if (suite_dir / name).is_file()
+    }
+    adapter_file = suite_dir / "examples" / Path(ADAPTER_EXAMPLE).name
+    adapter = adapter_file.read_text(encoding="utf-8") if adapter_file.is_file() else None
+    # Files the conformance documents link to, published as they are.
+    static = {
+        f"schemas/{name}": (schema_dir() / name).read_text(encoding="utf-8")
+        for name in PUBLISHED_SCHEMAS
+        if (schema_dir() / name).is_file()
+    }
+    if adapter is not None:
+        static[ADAPTER_EXAMPLE] = adapter
     return SiteInput(
         catalog=catalog,
         example_text=example_path.read_text(encoding="utf-8"),
@@ -87,6 +113,10 @@ def _gather(config: MkDocsConfig) -> SiteInput:
         house_rule_texts=texts,
         matrix_text=matrix_text,
         matrix_looked_for=str(matrix),
+        fixtures=fixtures,
+        conformance_docs=docs,
+        adapter_example=adapter,
+        static_files=static,
     )
 
 
@@ -116,7 +146,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
-    """``mkdocs serve`` rebuilds when the spec or the schema changes, not only docs/."""
-    for folder in (spec_dir(), schema_dir()):
+    """``mkdocs serve`` rebuilds when the spec, the schemas or the conformance suite change,
+    not only docs/."""
+    for folder in (spec_dir(), schema_dir(), conformance_dir()):
         server.watch(str(folder))
     return server

@@ -32,6 +32,11 @@ PAGES = {
     "home": "",
     "ruleset-pagat": "rulesets/pagat/",
     "comparison": "compare/",
+    "fixture": "fixtures/round/thirty-one-by-a-swap/",
+    "fixture-evaluation": "fixtures/evaluation/card-values/",
+    "fixtures-index": "fixtures/",
+    "statistics": "compare/statistics/",
+    "guide-test": "guides/test-your-implementation/",
 }
 CHROMIUM_FLAGS = (
     "--headless",
@@ -224,3 +229,22 @@ def test_search_finds_feuer(driver: Any, base_url: str, screenshots: Path) -> No
     assert "matching" in meta.lower() or meta[:1].isdigit(), meta
     assert _severe(driver) == []
     driver.save_screenshot(str(screenshots / "search-feuer-desktop-1280x900.png"))
+
+
+@pytest.mark.parametrize("name", ["fixture", "fixture-evaluation", "statistics", "guide-test"])
+def test_new_pages_fit_a_phone(driver: Any, base_url: str, name: str) -> None:
+    """Nothing makes the page itself scroll sideways on a phone (wide tables and code
+    scroll inside their own boxes), and the charts are drawn at a readable size."""
+    _viewport(driver, PHONE, mobile=True)
+    _open(driver, base_url + PAGES[name])
+    overflow = driver.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 1, f"{name} is {overflow}px wider than a phone"
+    if name == "statistics":
+        widths: list[float] = driver.execute_script(
+            "return [...document.querySelectorAll('svg.sw-svg')]"
+            ".map(s => s.getBoundingClientRect().width)"
+        )
+        assert len(widths) > 30
+        assert min(widths) > 300, widths  # about the SVG's own 360 units: text stays legible

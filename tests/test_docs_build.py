@@ -1,12 +1,14 @@
-"""The documentation site builds with ``mkdocs build --strict`` and shows the whole spec.
+"""The documentation site builds with ``mkdocs build --strict`` and shows the whole spec,
+every conformance fixture, the guides and the simulator's statistics.
 
-The build runs once per module into a temporary directory (a few seconds) and is skipped
-when mkdocs or its Material theme is not installed (``pip install -e '.[docs]'``). The
-generator's pure functions are tested without MkDocs.
+The build runs once per module into a temporary directory (under half a minute) and is
+skipped when mkdocs or its Material theme is not installed (``pip install -e '.[docs]'``).
+The generator's pure functions are tested without MkDocs.
 """
 
 from __future__ import annotations
 
+import html as htmllib
 import importlib.util
 import os
 import re
@@ -14,13 +16,16 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
-from schwimmen.docsgen import disagreements
+from schwimmen.conformance.fixtures import Fixture, load_fixtures
+from schwimmen.docsgen import disagreements, fixturepages, svgchart
 from schwimmen.docsgen.context import build_context
-from schwimmen.docsgen.markup import card, cards_in, esc
-from schwimmen.docsgen.site import check_citations, page_citations
+from schwimmen.docsgen.markup import card, card_text, cards_in, esc
+from schwimmen.docsgen.site import check_citations, page_citations, plan_suite
+from schwimmen.docsgen.suite import Suite
 from schwimmen.spec.loader import Catalog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,6 +57,18 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _page(site: Path, path: str) -> str:
     return (site / path / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def fixtures() -> list[Fixture]:
+    found, errors = load_fixtures()
+    assert not errors, errors
+    return found
+
+
+@pytest.fixture(scope="module")
+def suite(catalog: Catalog, fixtures: list[Fixture]) -> Suite:
+    return plan_suite(catalog, fixtures)
 
 
 @needs_mkdocs
@@ -115,6 +132,141 @@ def test_the_guide_shows_the_resolved_example(site: Path) -> None:
     assert "house-rule-example" in html
     assert "nobody-loses" in html
     assert (site / "examples" / "house-rule-example.yaml").is_file()
+
+
+@needs_mkdocs
+def test_every_fixture_has_its_page(site: Path, fixtures: list[Fixture], suite: Suite) -> None:
+    pages = list((site / "fixtures").glob("*/*/index.html"))
+    assert len(pages) == len(fixtures) > 200
+    for fixture in fixtures:
+        page = _page(site, f"fixtures/{fixture.id}")
+        assert htmllib.escape(fixture.title, quote=False) in page, fixture.id
+        assert f"<code>{fixture.id}</code>" in page, fixture.id
+        assert f"schwimmen conformance -k {fixture.id}" in page, fixture.id
+        if fixture.setup.get("hands") or fixture.setup.get("deck"):
+            assert 'class="card ' in page, fixture.id  # the cards are drawn as cards
+        for case in fixture.cases:
+            assert f'id="case-{case.index + 1}"' in page, (fixture.id, case.index)
+            for decision in case.defaults:
+                assert f"reference/decisions/#{decision.lower()}" in page, (fixture.id, decision)
+        runs = suite.runs[fixture.id]
+        for name in runs.names:
+            assert name.rsplit("+", 1)[-1] in page, (fixture.id, name)
+        if any(c.because for c in fixture.cases):
+            assert "admonition cited" in page, fixture.id
+
+
+@needs_mkdocs
+def test_a_fixture_page_reads_like_the_table(site: Path) -> None:
+    page = _page(site, "fixtures/round/thirty-one-by-a-swap")
+    assert '<span class="card hearts">10♥</span>' in page  # the middle
+    assert "swaps" in page and "<code>swap 9S 10H</code>" in page  # the step, in words
+    assert "Applies to" in page and "rulesets/pagat/" in page
+    assert "31 reached during play" in page  # a where-predicate in words
+    assert "„Wer 31 auf der Hand hat" in page  # a citation with its source
+    assert "compare/disagreements/#f14" in page
+
+
+@needs_mkdocs
+def test_the_fixtures_index_groups_them_by_area(site: Path, fixtures: list[Fixture]) -> None:
+    page = _page(site, "fixtures")
+    areas = {f.id.split("/")[0] for f in fixtures}
+    for area in areas:
+        assert f'id="{area}"' in page, area
+    for fixture in fixtures:
+        assert f'href="{fixture.id}/"' in page, fixture.id
+    for kind in ("hand-evaluation", "showdown", "round", "match", "setup"):
+        assert f"fxkind-{kind}" in page
+
+
+@needs_mkdocs
+def test_the_disagreements_page_links_the_fixtures(site: Path, suite: Suite) -> None:
+    page = _page(site, "compare/disagreements")
+    assert "will be listed here" not in page
+    assert suite.pinned
+    for number, ids in suite.pinned.items():
+        assert f'id="{number.lower()}"' in page, number
+        for fid in ids:
+            assert f'href="../../fixtures/{fid}/"' in page, (number, fid)
+
+
+@needs_mkdocs
+def test_rule_pages_have_a_conformance_section(site: Path, catalog: Catalog) -> None:
+    for rid in catalog.rulesets:
+        page = _page(site, f"rulesets/{rid}")
+        assert 'id="conformance"' in page, rid
+        assert f"schwimmen conformance --ruleset {rid}<" in page, rid
+    page = _page(site, "house-rules/no-triples")
+    assert 'id="conformance"' in page
+    assert "Where the house rule changes the expected outcome" in page
+
+
+@needs_mkdocs
+def test_the_decisions_page_lists_the_fixtures_defaults(site: Path, suite: Suite) -> None:
+    page = _page(site, "reference/decisions")
+    for decision, ids in suite.decisions().items():
+        assert f'id="{decision.lower()}"' in page, decision
+        assert f"fixtures/{ids[0]}/" in page, decision
+
+
+@needs_mkdocs
+def test_the_statistics_page_draws_svg_charts(site: Path, catalog: Catalog) -> None:
+    page = _page(site, "compare/statistics")
+    charts = re.findall(r"<svg class=\"sw-svg\".*?</svg>", page, flags=re.DOTALL)
+    assert len(charts) >= 3 * len(catalog.rulesets) + 2
+    for chart in charts:
+        ElementTree.fromstring(chart)  # well-formed, drawn in Python, nothing to fetch
+    for rid in catalog.rulesets:
+        assert f'id="{rid}"' in page, rid
+        assert f"schwimmen simulate {rid} --players" in page, rid
+    assert "Rounds per match" in page and "How rounds end" in page
+    assert "Lives lost and matches won, by seat" in page
+    assert "<script" not in page.split("<article", 1)[1].split("</article>", 1)[0]
+
+
+@needs_mkdocs
+def test_the_guides_are_written(site: Path) -> None:
+    test = _page(site, "guides/test-your-implementation")
+    play = _page(site, "guides/play-and-simulate")
+    for page in (test, play):
+        assert "Arrives with" not in page
+    for option in (
+        "--impl",
+        "--ruleset",
+        "--kind",
+        "--format",
+        "--track",
+        "--max-fail",
+        "--timeout",
+        "--validate-protocol",
+        "-k",
+        "-j",
+    ):
+        assert f"<code>{option}" in test, option
+    assert "createInterface" in test  # the adapter example's own code
+    assert "--schwimmen-adapter" in test and "my_engine.conformance:run_case" in test
+    assert "expected" in test and "actual" in test  # a real failure report
+    assert 'id="coverage"' in test and "parameter values pinned" in test
+    for name in ("PROTOCOL", "FIXTURES", "INTERPRETING", "ADAPTERS"):
+        assert f'href="../../conformance/{name}/"' in test, name
+    for option in ("--players", "--seat", "--seed", "--bot", "--matches", "--jobs", "--sample"):
+        assert f"<code>{option}" in play, option
+    assert "Your move:" in play  # a real game, played while the site was built
+    assert "3k" in play
+    assert "rounds per match" in play
+
+
+@needs_mkdocs
+def test_the_conformance_documents_are_on_the_site(site: Path) -> None:
+    for name in ("FIXTURES", "PROTOCOL", "INTERPRETING", "ADAPTERS"):
+        assert (site / "conformance" / name / "index.html").is_file(), name
+    protocol = _page(site, "conformance/PROTOCOL")
+    assert 'href="../../schemas/protocol.schema.json"' in protocol
+    assert (site / "schemas" / "protocol.schema.json").is_file()
+    assert 'href="../FIXTURES/"' in protocol
+    adapters = _page(site, "conformance/ADAPTERS")
+    assert 'href="../examples/minimal-adapter.mjs"' in adapters
+    assert (site / "conformance" / "examples" / "minimal-adapter.mjs").is_file()
 
 
 _EXTERNAL = re.compile(
@@ -199,17 +351,76 @@ def test_scenarios_are_parsed_from_the_rules_matrix(catalog: Catalog) -> None:
     assert "`R001.knack`" in page  # unknown options stay as they are
     assert "„Drei Buben“" in page
     assert "[F02](#f02)" in page
-    assert "Fixtures pinning each disagreement will be listed here" in page
+    assert "will be listed here" not in page  # the placeholder is gone
 
 
-def test_without_the_matrix_the_page_says_where_the_scenarios_live(catalog: Catalog) -> None:
+def test_each_scenario_links_the_fixtures_that_pin_it(catalog: Catalog, suite: Suite) -> None:
+    sections = disagreements.parse_scenarios(MATRIX)
     site = build_context(catalog)
-    page = disagreements.disagreements_markdown(site, None, "/nowhere/rules-matrix.md")
+    page = disagreements.disagreements_markdown(site, sections, "rules-matrix.md", suite)
+    pinned = suite.pinned.get("F01", ())
+    assert pinned, "some fixture pins F01"
+    for fid in pinned:
+        assert f"(../fixtures/{fid}.md)" in page, fid
+    assert "conformance fixture" in page
+    # scenarios the fixtures name but this (tiny) matrix lacks still get an anchor
+    assert "{#f46}" in page
+
+
+def test_without_the_matrix_the_page_says_where_the_scenarios_live(
+    catalog: Catalog, suite: Suite
+) -> None:
+    site = build_context(catalog)
+    page = disagreements.disagreements_markdown(site, None, "/nowhere/rules-matrix.md", suite)
     assert "/nowhere/rules-matrix.md" in page
-    assert "Fixtures pinning each disagreement will be listed here" in page
+    for number, ids in suite.pinned.items():
+        assert f"{{#{number.lower()}}}" in page, number
+        for fid in ids:
+            assert f"(../fixtures/{fid}.md)" in page, fid
 
 
 def test_quotes_on_generated_pages_are_verbatim(catalog: Catalog, texts_dir: Path | None) -> None:
     if texts_dir is None:
         pytest.skip("source texts not found: the page quotes cannot be checked")
     assert check_citations(catalog.bibliography, page_citations()) == []
+
+
+def test_canonical_cards_and_actions_are_drawn() -> None:
+    assert card_text("10H") == '<span class="card hearts">10♥</span>'
+    assert card_text("QC") == '<span class="card clubs">Q♣</span>'
+    assert card_text("XX") == "XX"
+    text = fixturepages.action_md("swap QC+KD 10H+9S knock")
+    assert text.startswith("swaps ") and ", then knocks" in text
+    assert '<span class="card diamonds">K♦</span>' in text
+    assert "`swap QC+KD 10H+9S knock`" in text
+    assert fixturepages.action_md("pass").startswith("passes")
+    assert fixturepages.action_md("swap QC") == "`swap QC`"  # malformed: shown as it is
+
+
+def test_where_predicates_read_as_words() -> None:
+    here = "fixtures/a/b.md"
+    text = fixturepages.predicate_md("turns.passing", ["free", "once-per-deal"], here)
+    assert text.startswith("[Passing (schieben)](../../reference/schema.md#turns-passing) is ")
+    assert ">free</code> or <code" in text
+    negated = fixturepages.predicate_md("triples.points", {"not": ["none"]}, here)
+    assert " is not <code>none</code>" in negated
+    assert "30½" in fixturepages.predicate_md("triples.points", [30.5], here)
+
+
+def test_bar_charts_are_well_formed_svg() -> None:
+    bars = [
+        svgchart.Bar(
+            "knock <&>", (svgchart.Segment(0.7, "sw-bar"), svgchart.Segment(0.1, "x")), "80%"
+        ),
+        svgchart.Bar("31", (svgchart.Segment(0.2, "sw-bar", "tip"),), "20%", href="#pagat"),
+    ]
+    svg = svgchart.hbar_chart("How rounds end", bars, maximum=1.0)
+    root = ElementTree.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{ns}svg" and root.get("role") == "img"
+    assert len(root.findall(f".//{ns}rect")) == 3
+    assert "knock &lt;&amp;&gt;" in svg
+    columns = ElementTree.fromstring(svgchart.column_chart("Rounds", {3: 5, 5: 10}))
+    assert len(columns.findall(f".//{ns}rect")) == 2  # no column for the empty 4
+    figure = svgchart.figure("Caption", svg, note="a note")
+    assert "\n\n" not in figure  # one raw HTML block for Markdown

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import SEPARATOR, Catalog, SpecFile
 from schwimmen.spec.model import ProvenanceKind, Ruleset
+
+if TYPE_CHECKING:
+    from schwimmen.docsgen.suite import Suite
 
 
 @dataclass(frozen=True)
@@ -34,11 +38,20 @@ class Site:
     decisions: frozenset[str]
     decision_titles: Mapping[str, str] = field(default_factory=dict)
     scenarios: frozenset[str] = frozenset()
+    scenario_titles: Mapping[str, str] = field(default_factory=dict)
+    # the conformance suite, when the build has it; U numbers only its fixtures rest on
+    suite: Suite | None = None
+    fixture_decisions: frozenset[str] = frozenset()
 
     @property
     def refs(self) -> frozenset[str]:
         """Every ``U`` and ``F`` number a page can link to."""
-        return self.decisions | self.scenarios
+        return self.decisions | self.fixture_decisions | self.scenarios
+
+    @property
+    def all_decisions(self) -> frozenset[str]:
+        """The U numbers the decisions page lists: the spec's and the fixtures'."""
+        return self.decisions | self.fixture_decisions
 
     def source_of(self, rid: str) -> list[str]:
         return [str(s) for s in self.catalog.rulesets[rid].data.get("sources", ())]

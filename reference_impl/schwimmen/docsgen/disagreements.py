@@ -15,12 +15,18 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from schwimmen.docsgen.context import Site
+from schwimmen.docsgen.fixturepages import kind_badge
 from schwimmen.docsgen.markup import (
     DISAGREEMENTS,
+    FIXTURES_INDEX,
     GUIDE_TEST,
     SCHEMA_REFERENCE,
+    admonition,
+    attr,
     cards_in,
     code,
+    esc,
+    fixture_page,
     house_rule_page,
     link,
     link_refs,
@@ -28,6 +34,7 @@ from schwimmen.docsgen.markup import (
     rel,
     ruleset_page,
 )
+from schwimmen.docsgen.suite import Suite, scenario_numbers
 from schwimmen.spec.parameters import PARAMETERS
 
 # The matrix names rulesets by short labels (§1.3); the spec by ids.
@@ -183,19 +190,66 @@ def _dims_links(dims: tuple[str, ...], here: str) -> str:
     return f"<small>Rules it pins: {links}</small>\n{{: .dims }}"
 
 
-PLACEHOLDER = (
-    '!!! fixtures "Fixtures pinning each disagreement will be listed here"\n\n'
-    "    Each scenario becomes a conformance fixture: a stacked deal, the moves and the "
-    "expected outcome under every ruleset it names. The conformance suite is not part of "
-    "this site yet; when it is, this section lists the fixture files for each F number and "
-    "which implementations pass them.\n"
-)
+def fixtures_block(number: str, suite: Suite, here: str) -> str:
+    """The fixtures that pin scenario ``number`` (their ``disagreement`` names it), and
+    those that only refer to it, as links to their pages."""
+    pinned = suite.pinned.get(number, ())
+    also = suite.mentioned.get(number, ())
+    titles = {f.id: f for f in suite.fixtures}
+    if not pinned and not also:
+        return "<small>No conformance fixture pins this scenario yet.</small>\n{: .fx-none }\n"
+    lines = [
+        f"- {kind_badge(titles[i].kind)} {link(here, fixture_page(i), esc(titles[i].title))} "
+        f"<small>{code(i)}</small>"
+        for i in pinned
+    ]
+    if also:
+        refs = ", ".join(
+            f'[{code(i)}]({rel(here, fixture_page(i))} "{attr(titles[i].title)}")' for i in also
+        )
+        lines += ["", f"Also refers to it: {refs}."]
+    count = len(pinned)
+    title = (
+        f"Pinned by {count} conformance fixture{'s' if count != 1 else ''}"
+        if count
+        else "Referred to by conformance fixtures"
+    )
+    return admonition("fixtures", title, "\n".join(lines))
 
 
-def disagreements_markdown(site: Site, sections: list[Section] | None, looked_for: str) -> str:
+def _suite_intro(suite: Suite | None, numbers: list[str], here: str) -> list[str]:
+    if suite is None:
+        return []
+    pinned = [n for n in numbers if suite.pinned.get(n)]
+    fixtures = sum(len(suite.pinned.get(n, ())) for n in numbers)
+    return [
+        f"Each scenario lists the {link(here, FIXTURES_INDEX, 'conformance fixtures')} that pin "
+        f"it: {len(pinned)} of the {len(numbers)} scenarios are pinned by {fixtures} fixtures, "
+        "which state the outcome under every ruleset with the sources' words.",
+        "",
+    ]
+
+
+def _extra_scenarios(suite: Suite | None, known: set[str], here: str) -> list[str]:
+    """Scenarios the fixtures name that the matrix (or its absence) does not show."""
+    if suite is None:
+        return []
+    extra = sorted(n for n in scenario_numbers(suite) if n not in known)
+    if not extra:
+        return []
+    out = ["## Scenarios named by the fixtures {#named-by-fixtures}", ""]
+    for number in extra:
+        out += [f"### {number} {{#{number.lower()}}}", "", fixtures_block(number, suite, here), ""]
+    return out
+
+
+def disagreements_markdown(
+    site: Site, sections: list[Section] | None, looked_for: str, suite: Suite | None = None
+) -> str:
     """The disagreements page; ``sections`` is None when the rules matrix was not found."""
     here = DISAGREEMENTS
     known = set(site.rulesets) | set(site.house_rules)
+    numbers = [sc.number for section in sections or () for sc in section.scenarios]
     out = [
         "# Where the rulesets disagree",
         "",
@@ -204,8 +258,7 @@ def disagreements_markdown(site: Site, sections: list[Section] | None, looked_fo
         "rules matrix (scenarios F01–F62); outcomes marked with a U number depend on a "
         "decision where the sources are silent.",
         "",
-        PLACEHOLDER,
-        "",
+        *_suite_intro(suite, numbers, here),
         f"See also {link(here, GUIDE_TEST, 'Test your implementation')}.",
         "",
     ]
@@ -219,6 +272,7 @@ def disagreements_markdown(site: Site, sections: list[Section] | None, looked_fo
             "`shared/` folder, or set `SCHWIMMEN_RULES_MATRIX` to the file, to show them here.",
             "",
         ]
+        out += _extra_scenarios(suite, set(), here)
         return "\n".join(out)
     count = sum(len(s.scenarios) for s in sections)
     out += [
@@ -243,6 +297,9 @@ def disagreements_markdown(site: Site, sections: list[Section] | None, looked_fo
             body = [render_line(line, here, known, site.decisions) for line in sc.lines]
             out += _ensure_blank_before_tables(body)
             out.append("")
+            if suite is not None:
+                out += [fixtures_block(sc.number, suite, here), ""]
+    out += _extra_scenarios(suite, set(numbers), here)
     return "\n".join(out)
 
 

@@ -11,6 +11,7 @@ from schwimmen.docsgen.context import Site, kind_counts
 from schwimmen.docsgen.markup import (
     COMPARISON,
     DISAGREEMENTS,
+    FIXTURES_INDEX,
     GLOSSARY,
     GUIDE_HOUSE_RULE,
     GUIDE_TEST,
@@ -52,6 +53,21 @@ INTRO_QUOTES: tuple[Citation, ...] = (
         line=25,
     ),
 )
+
+
+def _testing_card(site: Site, here: str) -> str:
+    """The home page's "Test an implementation" card, naming the suite when the build has it."""
+    text = (
+        "Every rule is a parameter with exact values: read the "
+        f"{link(here, SCHEMA_REFERENCE, 'file format')}, then run the conformance suite "
+        f"against your engine: {link(here, GUIDE_TEST, 'Test your implementation')}."
+    )
+    if site.suite is not None:
+        text += (
+            f" Browse its {len(site.suite.fixtures)} "
+            f"{link(here, FIXTURES_INDEX, 'fixtures')}, with the cards on the table."
+        )
+    return text
 
 
 def home_markdown(site: Site) -> str:
@@ -111,10 +127,7 @@ def home_markdown(site: Site) -> str:
         "",
         "    ---",
         "",
-        "    Every rule is a parameter with exact values: read the "
-        f"{link(here, SCHEMA_REFERENCE, 'file format')} and "
-        f"{link(here, GUIDE_TEST, 'Test your implementation')} (the conformance suite is on "
-        "its way).",
+        f"    {_testing_card(site, here)}",
         "",
         "-   **Add a house rule**",
         "",

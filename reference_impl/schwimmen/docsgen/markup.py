@@ -29,6 +29,17 @@ SCHEMA_REFERENCE = "reference/schema.md"
 GUIDE_HOUSE_RULE = "guides/add-a-house-rule.md"
 GUIDE_TEST = "guides/test-your-implementation.md"
 GUIDE_PLAY = "guides/play-and-simulate.md"
+FIXTURES_INDEX = "fixtures/index.md"
+STATISTICS = "compare/statistics.md"
+# The conformance suite's own documents, rendered under their file names so that the
+# links between them (``PROTOCOL.md``, ``examples/minimal-adapter.mjs``) work on the site.
+CONFORMANCE_DOCS: Mapping[str, str] = {
+    "FIXTURES.md": "Fixture format",
+    "PROTOCOL.md": "Protocol",
+    "INTERPRETING.md": "Interpreting the suite",
+    "ADAPTERS.md": "Writing an adapter",
+}
+ADAPTER_EXAMPLE = "conformance/examples/minimal-adapter.mjs"
 
 
 def ruleset_page(rid: str) -> str:
@@ -41,6 +52,16 @@ def house_rule_page(hid: str) -> str:
 
 def pair_page(a: str, b: str) -> str:
     return f"compare/pairs/{a}-vs-{b}.md"
+
+
+def fixture_page(fid: str) -> str:
+    """A fixture's page mirrors its id: ``round/thirty-one-by-a-swap`` →
+    ``fixtures/round/thirty-one-by-a-swap.md``."""
+    return f"fixtures/{fid}.md"
+
+
+def conformance_doc(name: str) -> str:
+    return f"conformance/{name}"
 
 
 def param_anchor(param: str) -> str:
@@ -115,6 +136,24 @@ _CARD = re.compile(r"([♣♠♥♦])(10|[2-9AKQJ])(?![0-9A-Za-z])")
 def card(rank: str, suit: str) -> str:
     """One card as a styled span: ``card("A", "♥")`` → ``<span class="card hearts">A♥</span>``."""
     return f'<span class="card {SUIT_CLASS[suit]}">{rank}{suit}</span>'
+
+
+_CARD_TEXT = re.compile(r"^(10|[2-9AKQJ])([CSHD])$")
+
+
+def card_text(text: str) -> str:
+    """A card in the protocol's canonical text (``10H``, ``QC``) drawn as a card; anything
+    else is returned escaped."""
+    m = _CARD_TEXT.match(text)
+    if not m:
+        return esc(text)
+    return card(m.group(1), LETTER_SUIT[m.group(2)])
+
+
+def cards_row(texts: Iterable[str]) -> str:
+    """Canonical card texts drawn as a row of cards ('—' for none)."""
+    drawn = [card_text(str(t)) for t in texts]
+    return '<span class="cards">' + "".join(drawn) + "</span>" if drawn else "—"
 
 
 def cards_in(text: str) -> str:

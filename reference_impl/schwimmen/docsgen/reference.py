@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from schwimmen.docsgen.context import Site
+from schwimmen.docsgen.fixturepages import decision_fixtures
 from schwimmen.docsgen.glossary import Term
 from schwimmen.docsgen.markup import (
     CLI_REFERENCE,
@@ -93,6 +94,37 @@ def _terminal_width(columns: int = 88) -> Iterator[None]:
             del os.environ["COLUMNS"]
         else:
             os.environ["COLUMNS"] = saved
+
+
+def subcommand(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser | None:
+    """The parser of one subcommand (``conformance``), or None when the CLI has none."""
+    for sub_name, _, sub in _subcommands(parser):
+        if sub_name == name:
+            return sub
+    return None
+
+
+def option_help(parser: argparse.ArgumentParser) -> dict[str, tuple[str, str]]:
+    """Every option of ``parser`` by each of its spellings: ``(shown name, help text)``,
+    the help as ``--help`` prints it."""
+    out: dict[str, tuple[str, str]] = {}
+    with _terminal_width():
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
+                continue
+            names = list(action.option_strings) or [str(action.metavar or action.dest)]
+            metavar = ""
+            if action.option_strings and action.nargs != 0:
+                metavar = " " + str(action.metavar or action.dest.upper())
+            shown = ", ".join(n + metavar for n in names)
+            for name in names:
+                out[name] = (shown, _expand_help(parser, action))
+    return out
+
+
+def usage(parser: argparse.ArgumentParser) -> str:
+    with _terminal_width():
+        return parser.format_usage().strip()
 
 
 def subcommand_names(parser: argparse.ArgumentParser) -> list[str]:
@@ -438,18 +470,24 @@ def decisions_markdown(site: Site) -> str:
         "# Decisions",
         "",
         "Where the sources are silent or ambiguous, the rules matrix records a decision "
-        "(U01, U02, …) and the spec cites it. This index lists every decision the spec uses "
-        "and every rule that depends on it, so a reader who disagrees with one sees at once "
-        "what would change.",
+        "(U01, U02, …) and the spec cites it. This index lists every decision the spec or the "
+        "conformance fixtures use, with every rule and fixture that depends on it, so a reader "
+        "who disagrees with one sees at once what would change.",
         "",
     ]
-    for decision in sorted(site.decisions):
+    for decision in sorted(site.all_decisions):
         title = site.decision_titles.get(decision, "")
         heading = f"{decision} — {esc(title)}" if title else decision
         out += [f"## {heading} {{#{decision_anchor(decision)}}}", ""]
         rows = _decision_rows(site, decision)
         if rows:
             out += [table(["where", "rule", "value", "reading or reason"], rows), ""]
+        elif decision not in site.decisions:
+            out += ["No rule of the spec cites it; conformance fixtures rest on it.", ""]
+        if site.suite is not None:
+            used = decision_fixtures(site.suite, decision, DECISIONS)
+            if used:
+                out += [used, "{: .fx-decision }", ""]
     if not site.decision_titles:
         out += [
             '!!! info "Decision titles"',

@@ -116,8 +116,9 @@ def _sources_line(sf: SpecFile, here: str) -> str:
     return text
 
 
-def ruleset_markdown(site: Site, rid: str) -> str:
-    """The page of one ruleset: summary, facts, then every rule group by group."""
+def ruleset_markdown(site: Site, rid: str, conformance: str | None = None) -> str:
+    """The page of one ruleset: summary, facts, then every rule group by group, the
+    conformance fixtures that run under it (``conformance``, markdown) and its house rules."""
     ruleset = site.rulesets[rid]
     sf = site.catalog.rulesets[rid]
     here = ruleset_page(rid)
@@ -168,6 +169,8 @@ def ruleset_markdown(site: Site, rid: str) -> str:
             for p, reason in missing
         ]
         out += [table(["rule", "parameter", "why it does not apply"], rows), ""]
+    if conformance:
+        out += [conformance, ""]
     own = [h for h, f in site.house_rules.items() if f.data["origin"] == rid]
     fitting = [h for h in site.house_rules if any(f.ruleset == rid and f.ok for f in site.fits(h))]
     out += ["## House rules {#house-rules}", ""]
@@ -214,7 +217,9 @@ def _cell(setting: Setting | None) -> str:
     return f"**{value}** {badge(setting.provenance.kind, setting.provenance.decision)}"
 
 
-def house_rule_markdown(site: Site, hid: str, yaml_text: str | None = None) -> str:
+def house_rule_markdown(
+    site: Site, hid: str, yaml_text: str | None = None, conformance: str | None = None
+) -> str:
     """The page of one house rule: what it changes on its origin, what it requires,
     where else it fits, its rules with provenance and the file itself."""
     sf = site.house_rules[hid]
@@ -276,6 +281,9 @@ def house_rule_markdown(site: Site, hid: str, yaml_text: str | None = None) -> s
         else:
             fit_rows.append([name, '<span class="fit-no">✘ rejected</span>', esc(fit.reason)])
     out += [table(["ruleset", "", "what the loader says"], fit_rows), ""]
+
+    if conformance:
+        out += [conformance, ""]
 
     if yaml_text is not None:
         out += ["## The file {#file}", ""]

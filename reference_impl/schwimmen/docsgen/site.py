@@ -9,18 +9,35 @@ inputs and hands the pages to MkDocs.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable, Mapping
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from schwimmen.docsgen import compare, disagreements, glossary, guides, home, reference, rulepages
+from schwimmen.conformance.fixtures import Fixture
+from schwimmen.conformance.harness import default_rulesets, resolve_all
+from schwimmen.docsgen import (
+    compare,
+    disagreements,
+    fixturepages,
+    glossary,
+    guides,
+    home,
+    playguide,
+    reference,
+    rulepages,
+    statistics,
+    testguide,
+)
 from schwimmen.docsgen.context import Site, build_context
 from schwimmen.docsgen.markup import (
     CLI_REFERENCE,
     COMPARISON,
+    CONFORMANCE_DOCS,
     DECISIONS,
     DISAGREEMENTS,
+    FIXTURES_INDEX,
     GLOSSARY,
     GUIDE_HOUSE_RULE,
     GUIDE_PLAY,
@@ -30,10 +47,14 @@ from schwimmen.docsgen.markup import (
     PAIRS_INDEX,
     RULESETS_INDEX,
     SCHEMA_REFERENCE,
+    STATISTICS,
+    conformance_doc,
+    fixture_page,
     house_rule_page,
     pair_page,
     ruleset_page,
 )
+from schwimmen.docsgen.suite import Suite, build_suite, scenario_numbers
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import SEPARATOR, Catalog
 from schwimmen.spec.model import Citation, Ruleset
@@ -47,7 +68,9 @@ NavItem = str | dict[str, Any]
 @dataclass(frozen=True)
 class Page:
     """One generated page: its docs-relative path, its markdown, and whether the
-    navigation lists it (the 45 pair pages are reached from the pairs grid instead)."""
+    navigation lists it (the 45 pair pages are reached from the pairs grid, the fixture
+    pages from the fixtures index). A path not ending in ``.md`` is a file copied as it is
+    (the adapter example, a JSON Schema)."""
 
     path: str
     markdown: str
@@ -66,6 +89,15 @@ class SiteInput:
     house_rule_texts: Mapping[str, str] = field(default_factory=dict)
     matrix_text: str | None = None
     matrix_looked_for: str = ""
+    # the conformance suite: the loaded fixtures, its documents (``PROTOCOL.md`` → text),
+    # the adapter example's code, and files to publish as they are (path → text)
+    fixtures: Sequence[Fixture] = ()
+    conformance_docs: Mapping[str, str] = field(default_factory=dict)
+    adapter_example: str | None = None
+    static_files: Mapping[str, str] = field(default_factory=dict)
+    # the simulator's figures and the real examples on the guides (off for quick tests)
+    simulate: bool = True
+    examples: bool = True
 
 
 @dataclass(frozen=True)
@@ -73,6 +105,7 @@ class SiteOutput:
     pages: list[Page]
     nav: list[NavItem]
     site: Site
+    suite: Suite | None = None
 
 
 class DocsBuildError(Exception):
@@ -136,10 +169,23 @@ def build_site(given: SiteInput) -> SiteOutput:
     try:
         numbers = [sc.number for section in sections or () for sc in section.scenarios]
         site = build_context(catalog, titles, numbers)
+        suite = plan_suite(catalog, given.fixtures) if given.fixtures else None
     except SpecErrors as exc:
         raise DocsBuildError(str(exc)) from None
+    scenario_titles = {
+        sc.number: sc.title for section in sections or () for sc in section.scenarios
+    }
+    if suite is not None:
+        site = dataclasses.replace(
+            site,
+            suite=suite,
+            scenarios=site.scenarios | scenario_numbers(suite),
+            scenario_titles=scenario_titles,
+            fixture_decisions=frozenset(suite.decisions()) - site.decisions,
+        )
+    else:
+        site = dataclasses.replace(site, scenario_titles=scenario_titles)
 
-    commands = reference.subcommand_names(given.cli_parser)
     pages = [
         Page(HOME, home.home_markdown(site)),
         Page(RULESETS_INDEX, rulepages.rulesets_index_markdown(site)),
@@ -148,39 +194,121 @@ def build_site(given: SiteInput) -> SiteOutput:
         Page(PAIRS_INDEX, compare.pairs_index_markdown(site)),
         Page(
             DISAGREEMENTS,
-            disagreements.disagreements_markdown(site, sections, given.matrix_looked_for),
+            disagreements.disagreements_markdown(site, sections, given.matrix_looked_for, suite),
         ),
         Page(
             GUIDE_HOUSE_RULE,
             guides.house_rule_guide_markdown(site, given.example_text, given.example),
         ),
-        Page(GUIDE_TEST, guides.testing_guide_markdown(commands)),
-        Page(GUIDE_PLAY, guides.play_guide_markdown(commands)),
+        Page(GUIDE_TEST, _testing_guide(site, suite, given)),
+        Page(GUIDE_PLAY, _play_guide(site, given)),
         Page(GLOSSARY, reference.glossary_markdown(glossary.TERMS)),
         Page(DECISIONS, reference.decisions_markdown(site)),
         Page(CLI_REFERENCE, reference.cli_markdown(given.cli_parser)),
         Page(SCHEMA_REFERENCE, reference.schema_markdown(given.schema, site)),
     ]
+    if given.simulate:
+        figures = statistics.simulate_rulesets(site.rulesets)
+        pages.append(Page(STATISTICS, statistics.statistics_markdown(site, figures)))
     pages += [
-        Page(ruleset_page(rid), rulepages.ruleset_markdown(site, rid)) for rid in site.rulesets
+        Page(
+            ruleset_page(rid),
+            rulepages.ruleset_markdown(
+                site,
+                rid,
+                fixturepages.conformance_section(site, suite, rid, ruleset_page(rid))
+                if suite
+                else None,
+            ),
+        )
+        for rid in site.rulesets
     ]
     pages += [
         Page(
             house_rule_page(hid),
-            rulepages.house_rule_markdown(site, hid, given.house_rule_texts.get(hid)),
+            rulepages.house_rule_markdown(
+                site,
+                hid,
+                given.house_rule_texts.get(hid),
+                fixturepages.house_rule_conformance_section(
+                    site, suite, hid, str(sf.data["origin"]), house_rule_page(hid)
+                )
+                if suite
+                else None,
+            ),
         )
-        for hid in site.house_rules
+        for hid, sf in site.house_rules.items()
     ]
     pages += [
         Page(pair_page(a, b), compare.pair_markdown(site, a, b), in_nav=False)
         for a, b in compare.pair_ids(site)
     ]
-    return SiteOutput(pages, navigation(site), site)
+    if suite is not None:
+        pages.append(Page(FIXTURES_INDEX, fixturepages.fixtures_index_markdown(site, suite)))
+        pages += [
+            Page(fixture_page(f.id), fixturepages.fixture_markdown(site, suite, f), in_nav=False)
+            for f in suite.fixtures
+        ]
+    pages += [
+        Page(conformance_doc(name), conformance_doc_markdown(name, text))
+        for name, text in given.conformance_docs.items()
+    ]
+    pages += [Page(path, text, in_nav=False) for path, text in given.static_files.items()]
+    return SiteOutput(pages, navigation(site, given, suite), site, suite)
 
 
-def navigation(site: Site) -> list[NavItem]:
+def plan_suite(catalog: Catalog, fixtures: Sequence[Fixture]) -> Suite:
+    """Every fixture against the rulesets of the default run (the ten rulesets and each
+    house rule on its origin), as ``schwimmen conformance`` runs them."""
+    return build_suite(fixtures, resolve_all(catalog, default_rulesets(catalog)))
+
+
+def _reference_engine() -> Callable[[Mapping[str, Any]], Mapping[str, Any]]:
+    from schwimmen.engine.adapter import run_case
+
+    return run_case
+
+
+def _testing_guide(site: Site, suite: Suite | None, given: SiteInput) -> str:
+    examples = None
+    if suite is not None and given.examples:
+        examples = testguide.make_examples(site, suite, _reference_engine())
+    return testguide.testing_guide_markdown(
+        site, suite, given.cli_parser, given.adapter_example, examples
+    )
+
+
+def _play_guide(site: Site, given: SiteInput) -> str:
+    transcript = simulated = None
+    ruleset = site.rulesets.get(playguide.GAME_RULESET)
+    if given.examples and ruleset is not None:
+        transcript = playguide.play_transcript(ruleset)
+        simulated = playguide.simulate_output(ruleset)
+    return playguide.play_guide_markdown(given.cli_parser, transcript, simulated)
+
+
+def conformance_doc_markdown(name: str, text: str) -> str:
+    """One of the suite's documents as it stands in the repository, with a note saying so."""
+    return (
+        text.rstrip()
+        + "\n\n---\n\n"
+        + f"<small>This page is `conformance/{name}` of the repository, rendered when the site "
+        "was built.</small>\n"
+    )
+
+
+def navigation(
+    site: Site, given: SiteInput | None = None, suite: Suite | None = None
+) -> list[NavItem]:
     """The site's navigation; rulesets and house rules are listed by id, as everywhere."""
-    return [
+    compare_items: list[NavItem] = [
+        COMPARISON,
+        {"Compare two": PAIRS_INDEX},
+        {"Disagreements": DISAGREEMENTS},
+    ]
+    if given is None or given.simulate:
+        compare_items.append({"Statistics": STATISTICS})
+    nav: list[NavItem] = [
         {"Home": HOME},
         {"Rulesets": [RULESETS_INDEX, *({rid: ruleset_page(rid)} for rid in site.rulesets)]},
         {
@@ -189,13 +317,18 @@ def navigation(site: Site) -> list[NavItem]:
                 *({hid: house_rule_page(hid)} for hid in site.house_rules),
             ]
         },
-        {
-            "Compare": [
-                COMPARISON,
-                {"Compare two": PAIRS_INDEX},
-                {"Disagreements": DISAGREEMENTS},
-            ]
-        },
+        {"Compare": compare_items},
+    ]
+    conformance: list[NavItem] = []
+    if suite is not None:
+        conformance.append(FIXTURES_INDEX)
+    docs = given.conformance_docs if given is not None else {}
+    conformance += [
+        {title: conformance_doc(n)} for n, title in CONFORMANCE_DOCS.items() if n in docs
+    ]
+    if conformance:
+        nav.append({"Conformance": conformance})
+    nav += [
         {
             "Guides": [
                 {"Add a house rule": GUIDE_HOUSE_RULE},
@@ -212,3 +345,4 @@ def navigation(site: Site) -> list[NavItem]:
             ]
         },
     ]
+    return nav

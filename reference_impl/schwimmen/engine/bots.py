@@ -33,12 +33,7 @@ class RandomBot:
         self.rng = rng
 
     def choose(self, match: Match) -> Action:
-        legal = match.legal_actions()
-        knock = ActionKind.KNOCK
-        knocks: list[Action] = []
-        rest: list[Action] = []
-        for a in legal:
-            (knocks if a.knock or a.kind is knock else rest).append(a)
+        rest, knocks = match.legal_split()
         if knocks and (not rest or self.rng.random() < KNOCK_PROBABILITY):
             return knocks[int(self.rng.random() * len(knocks))]
         return rest[int(self.rng.random() * len(rest))]

@@ -282,11 +282,37 @@ def play_round(deck, n, r, trace):
 #if NO_FIRST_KNOCK
         knock_ok = knock_ok and moves > 0
 #endif
-#if REQ_MAX
-        knock_ok = knock_ok and bool(LOOK(hand) & 1)
-#endif
 #if CLOSE_BY_PASSING
         knock_ok = knock_ok and pass_ok
+#endif
+#if REQ_MAX and AFTER_MOVE
+        closers = []
+        if knock_ok:
+#if HIDDEN
+            if not hidden:
+                for mv in range(N_ONE):
+                    i, j = divmod(mv, M)
+                    after = hand[:]
+                    after[i] = middle[j]
+                    if LOOK(after) & 1:
+                        closers.append(mv)
+                if N_SWAPS > N_ONE and LOOK(middle) & 1:
+                    closers.append(N_ONE)
+#else
+            for mv in range(N_ONE):
+                i, j = divmod(mv, M)
+                after = hand[:]
+                after[i] = middle[j]
+                if LOOK(after) & 1:
+                    closers.append(mv)
+            if N_SWAPS > N_ONE and LOOK(middle) & 1:
+                closers.append(N_ONE)
+#endif
+            if pass_ok and LOOK(hand) & 1:
+                closers.append(N_SWAPS)
+        knock_ok = bool(closers)
+#elif REQ_MAX
+        knock_ok = knock_ok and bool(LOOK(hand) & 1)
 #endif
 #if HIDDEN
         if hidden:
@@ -299,7 +325,9 @@ def play_round(deck, n, r, trace):
         knock = False
         if knock_ok and r() < 0.1:
             knock = True
-#if AFTER_MOVE
+#if AFTER_MOVE and REQ_MAX
+            move = closers[int(r() * len(closers))]
+#elif AFTER_MOVE
 #if HIDDEN
             if hidden:
                 move = N_SWAPS

@@ -77,3 +77,15 @@ def deal_pattern(rules: Rules, players: int) -> DealPattern:
     return DealPattern(
         tuple(tuple(x) for x in hands), tuple(middle), tuple(extra), tuple(upcard), pos
     )
+
+
+_PATTERNS: dict[tuple[int, int], tuple[Rules, DealPattern]] = {}
+
+
+def cached_pattern(rules: Rules, players: int) -> DealPattern:
+    """:func:`deal_pattern`, computed once per rules object and number of players."""
+    key = (id(rules), players)
+    found = _PATTERNS.get(key)
+    if found is None or found[0] is not rules:
+        found = _PATTERNS[key] = (rules, deal_pattern(rules, players))
+    return found[1]

@@ -286,12 +286,29 @@ class Evaluator:
                 self.by_sorted[hand]
 
     def value(self, hand: Sequence[Card]) -> HandValue:
-        """:meth:`evaluate`, remembered per hand (a pack has at most 270,725 hands)."""
+        """:meth:`evaluate`, remembered per hand (a pack has at most 270,725 hands); an
+        ordinary hand is built from its table entry without evaluating it again."""
         key = tuple(sorted(hand))
         found = self._values.get(key)
         if found is None:
-            found = self._values[key] = self.evaluate(key)
+            found = self._from_entry(key) if self._ordinary(key) else self.evaluate(key)
+            self._values[key] = found
         return found
+
+    def _from_entry(self, hand: tuple[Card, ...]) -> HandValue:
+        packed = self.packed(hand)
+        key = packed >> FLAG_BITS
+        half = key >> 23 & 255
+        best = max(
+            {c >> 4 for c in hand},
+            key=lambda s: (
+                sum(self.values[c] for c in hand if c >> 4 == s),
+                self._suit_rank_by_index.get(s, 0),
+                sorted((self.rank_pos[c] for c in hand if c >> 4 == s), reverse=True),
+            ),
+        )
+        counting = tuple(c for c in hand if c >> 4 == best)
+        return HandValue(Fraction(half, 2), HandKind.SUIT, SUITS[best], counting, key, packed & 255)
 
     def packed(self, hand: Sequence[Card]) -> int:
         """``key << 8 | flags`` of ``hand`` from the table."""

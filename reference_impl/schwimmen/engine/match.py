@@ -113,11 +113,6 @@ class Match:
         if self.record:
             self.events.append(event)
 
-    def _round_emit(self, event: ev.Event) -> None:
-        if isinstance(event, ev.RoundStarted):
-            event = ev.RoundStarted(self.round_no, event.dealer, event.seats)
-        self.events.append(event)
-
     # ------------------------------------------------------------------ rounds
     def active(self) -> list[int]:
         return [s for s in range(self.table_size) if s not in self.eliminated]
@@ -137,7 +132,7 @@ class Match:
     def _start_round(self, position: Position | None = None) -> None:
         self.round_no += 1
         seats = self.active()
-        emit = self._round_emit if self.record else _drop
+        emit = self.events.append if self.record else _drop
         if position is not None:
             self.round = Round.from_position(
                 self.rules,
@@ -151,6 +146,7 @@ class Match:
                 position.stock,
                 position.discard,
                 emit,
+                self.round_no,
             )
         else:
             pack = self._next_pack()
@@ -158,7 +154,14 @@ class Match:
             if len(pack) < needed:
                 raise SetupError(f"a pack of {len(pack)} cards is too small for this deal")
             self.round = Round.deal(
-                self.rules, self.evaluator, self.table_size, seats, self.dealer, pack, emit
+                self.rules,
+                self.evaluator,
+                self.table_size,
+                seats,
+                self.dealer,
+                pack,
+                emit,
+                self.round_no,
             )
 
     def _settle(self) -> None:
@@ -236,6 +239,10 @@ class Match:
     def legal_actions(self) -> list[Action]:
         return [] if self.over else self.round.legal_actions()
 
+    def legal_split(self) -> tuple[list[Action], list[Action]]:
+        """The legal actions split into (moves, knocks); see :meth:`Round.legal_split`."""
+        return ([], []) if self.over else self.round.legal_split()
+
     def why_illegal(self, action: Action, seat: int | None = None) -> Reason | None:
         if self.over:
             return Reason.MATCH_OVER
@@ -245,10 +252,13 @@ class Match:
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` (for ``seat``, if given, which must be the seat to move)."""
-        problem = self.why_illegal(action, seat)
-        if problem is not None:
-            raise IllegalAction(problem)
-        self.round.apply(action, checked=True)
+        rnd = self.round
+        listed = not self.over and rnd.is_listed(action)
+        if not listed or (seat is not None and seat != rnd.to_move()):
+            problem = self.why_illegal(action, seat)
+            if problem is not None:
+                raise IllegalAction(problem)
+        rnd.apply(action, checked=True)
         if self.round.phase is Phase.OVER:
             self._settle()
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from schwimmen.engine.dealing import deal_pattern
+from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import (
     FEUER,
     FEUER_LIGHT,
@@ -38,6 +38,7 @@ from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action, ActionKind
 from schwimmen.protocol.cards import Card, pretty, seat_name
+from schwimmen.spec.present import points as points_text
 from schwimmen.spec.rules import Penalty, Rules
 from schwimmen.spec.vocabulary import (
     AfterKnock,
@@ -98,6 +99,7 @@ class RoundResult:
 
 Emit = Callable[[ev.Event], None]
 
+_FLAG_MASK = (1 << FLAG_BITS) - 1
 _SIMPLE = {(k, knock): Action(k, knock=knock) for k in ActionKind for knock in (False, True)}
 # Actions are immutable values: every one-card swap is built once, indexed by the cards.
 _SWAP = [[Action(ActionKind.SWAP, (g,), (t,)) for t in range(64)] for g in range(64)]
@@ -118,6 +120,7 @@ class Round:
     seats: list[int]
     dealer: int
     emit: Emit = _no_emit
+    number: int = 0
     hands: dict[int, list[Card]] = field(default_factory=dict)
     middle: list[Card] = field(default_factory=list)
     middle_hidden: bool = False
@@ -143,6 +146,7 @@ class Round:
     extra_turn: bool = False
     result: RoundResult | None = None
     _legal: list[Action] | None = None
+    _split: int = -1
 
     # ================================================================== construction
     @classmethod
@@ -155,12 +159,13 @@ class Round:
         dealer: int,
         pack: Sequence[Card],
         emit: Emit = _no_emit,
+        number: int = 0,
     ) -> Round:
         """Deal ``pack`` (top card first) by the ruleset's procedure (rules-matrix F46, U32):
         one card at a time clockwise from the dealer's left, the dealer last."""
-        rnd = cls(rules, evaluator, table_size, list(seats), dealer, emit)
+        rnd = cls(rules, evaluator, table_size, list(seats), dealer, emit, number)
         order = rnd._deal_order()
-        pattern = deal_pattern(rules, len(order))
+        pattern = cached_pattern(rules, len(order))
         cards = list(pack)
         hands = {s: [cards[i] for i in idx] for s, idx in zip(order, pattern.hands, strict=True)}
         middle = [cards[i] for i in pattern.middle]
@@ -192,10 +197,11 @@ class Round:
         stock: Sequence[Card] = (),
         discard: Sequence[Card] = (),
         emit: Emit = _no_emit,
+        number: int = 0,
     ) -> Round:
         """A round whose cards were dealt as given (``stock`` top first, ``discard`` bottom
         first); everything after the deal (U09) happens as in :meth:`deal`."""
-        rnd = cls(rules, evaluator, table_size, list(seats), dealer, emit)
+        rnd = cls(rules, evaluator, table_size, list(seats), dealer, emit, number)
         rnd.hands = {s: list(hands[s]) for s in rnd._deal_order()}
         rnd.middle = list(middle)
         rnd.extra = list(extra) or None
@@ -228,7 +234,7 @@ class Round:
     def _after_deal(self) -> None:
         rules = self.rules
         order = self._deal_order()
-        self.emit(ev.RoundStarted(0, self.dealer, tuple(order)))
+        self.emit(ev.RoundStarted(self.number, self.dealer, tuple(order)))
         for s in order:
             self.emit(ev.Dealt(s, tuple(self.hands[s])))
             self.reached[s] = 0
@@ -289,11 +295,8 @@ class Round:
         self.current = self._deal_order()[0]
 
     # ================================================================== evaluation
-    def _packed(self, seat: int) -> int:
-        return self.evaluator.packed(self.hands[seat])
-
     def _flags(self, seat: int) -> int:
-        return self._packed(seat) & ((1 << FLAG_BITS) - 1)
+        return self.evaluator.packed(self.hands[seat]) & _FLAG_MASK
 
     def value(self, seat: int) -> HandValue:
         return self.evaluator.value(self.hands[seat])
@@ -334,7 +337,8 @@ class Round:
                 return Reason.MIDDLE_HIDDEN
             problem = self._why_swap_illegal(action)
             if problem is None and action.knock:
-                problem = self._why_knock_illegal(seat, with_move=True)
+                after = self._hand_after(seat, action)
+                problem = self._why_knock_illegal(seat, with_move=True, hand=after)
             return problem
         if kind is ActionKind.PASS:
             problem = self._why_pass_illegal(seat)
@@ -378,7 +382,19 @@ class Round:
             return Reason.MUST_SWAP_AFTER_PASS
         return None
 
-    def _why_knock_illegal(self, seat: int, *, with_move: bool) -> Reason | None:
+    def _hand_after(self, seat: int, action: Action) -> list[Card]:
+        """The hand ``seat`` would hold after the swap ``action``."""
+        hand = self.hands[seat]
+        if action.kind is ActionKind.SWAP_ALL or len(action.give) == len(hand):
+            return list(self.middle)
+        give, take = action.give[0], action.take[0]
+        return [take if c == give else c for c in hand]
+
+    def _why_knock_illegal(
+        self, seat: int, *, with_move: bool, hand: Sequence[Card] | None = None
+    ) -> Reason | None:
+        """Why ``seat`` may not knock now; ``hand`` is the hand he closes on when the close
+        follows a move (closing with 31 looks at the hand after the move)."""
         knocking = self.rules.knocking
         if with_move and knocking.form is not KnockForm.AFTER_MOVE:
             return Reason.KNOCK_WITH_MOVE
@@ -390,8 +406,10 @@ class Round:
             return Reason.SECOND_KNOCK
         if knocking.first_turn is KnockFirstTurn.NOT_ON_FIRST_TURN_OF_DEAL and self.moves == 0:
             return Reason.KNOCK_FIRST_TURN
-        if knocking.requires is KnockRequires.MAXIMUM and not self._flags(seat) & MAXIMUM:
-            return Reason.KNOCK_NEEDS_MAXIMUM
+        if knocking.requires is KnockRequires.MAXIMUM:
+            closing = self.hands[seat] if hand is None else hand
+            if not self.evaluator.packed(closing) & MAXIMUM:
+                return Reason.KNOCK_NEEDS_MAXIMUM
         return None
 
     def _why_illegal_draw(self, action: Action) -> Reason | None:
@@ -420,12 +438,35 @@ class Round:
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move, in a fixed order (hand × middle).
 
-        The list is computed once per decision and shared until the next action."""
+        The list is computed once per decision and shared until the next action; an
+        action object taken from it is known to be legal without asking again."""
         if self._legal is None:
             self._legal = self._legal_actions()
         return list(self._legal)
 
+    def legal_split(self) -> tuple[list[Action], list[Action]]:
+        """The legal actions as (moves, knocks): knocks are a knock, or a move that ends
+        with one. Moves come first in :meth:`legal_actions`, so this is one slice."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        split = self._split if self._split >= 0 else len(legal)
+        return legal[:split], legal[split:]
+
+    def is_listed(self, action: Action) -> bool:
+        """True when ``action`` is one of the objects :meth:`legal_actions` returned for
+        this decision (so it is legal without asking again)."""
+        legal = self._legal
+        if legal is not None:
+            for candidate in legal:
+                if candidate is action:
+                    return True
+        return False
+
     def _legal_actions(self) -> list[Action]:
+        """Moves first, then knocks (a knock, or a move that ends with one); ``_split``
+        is where the knocks begin (-1: none)."""
+        self._split = -1
         phase = self.phase
         if phase is Phase.OVER:
             return []
@@ -446,40 +487,64 @@ class Round:
             if self.discard:
                 out.append(_SIMPLE[ActionKind.DRAW_DISCARD, False])
             if self._why_knock_illegal(seat, with_move=False) is None:
+                self._split = len(out)
                 out.append(_SIMPLE[ActionKind.KNOCK, False])
             return out
         swaps = self.rules.turns.swaps
-        moves: list[Action] = []
-        if phase is Phase.COMPLETE_SWAP or not self.middle_hidden:
-            if Swap.ONE in swaps:
-                middle = self.middle
-                for give in self.hands[seat]:
-                    row = _SWAP[give]
-                    moves.extend([row[take] for take in middle])
-            if Swap.ALL in swaps:
-                moves.append(_SIMPLE[ActionKind.SWAP_ALL, False])
+        hand, middle = self.hands[seat], self.middle
+        visible = phase is Phase.COMPLETE_SWAP or not self.middle_hidden
+        one = visible and Swap.ONE in swaps
+        every = visible and Swap.ALL in swaps
+        if one:
+            out = [_SWAP[g][t] for g in hand for t in middle]
+        if every:
+            out.append(_SIMPLE[ActionKind.SWAP_ALL, False])
         if phase is Phase.COMPLETE_SWAP:
-            return moves
+            return out
         if self.middle_hidden:
-            moves.append(_SIMPLE[ActionKind.TURN_UP, False])
+            out.append(_SIMPLE[ActionKind.TURN_UP, False])
         pass_ok = self._why_pass_illegal(seat) is None
         if pass_ok:
-            moves.append(_SIMPLE[ActionKind.PASS, False])
+            out.append(_SIMPLE[ActionKind.PASS, False])
         form = self.rules.knocking.form
         if form is KnockForm.AFTER_MOVE:
-            out.extend(moves)
-            if self._why_knock_illegal(seat, with_move=True) is None:
-                for m in moves:
-                    if m.kind is ActionKind.SWAP:
-                        out.append(_SWAP_KNOCK[m.give[0]][m.take[0]])
-                    elif m.kind is not ActionKind.TURN_UP:
-                        out.append(_SIMPLE[m.kind, True])
+            if self.rules.knocking.requires is KnockRequires.MAXIMUM:
+                self._closing_moves(seat, out, pass_ok)
+            elif self._why_knock_illegal(seat, with_move=True) is None:
+                self._split = len(out)
+                if one:
+                    out.extend([_SWAP_KNOCK[g][t] for g in hand for t in middle])
+                if every:
+                    out.append(_SIMPLE[ActionKind.SWAP_ALL, True])
+                if pass_ok:
+                    out.append(_SIMPLE[ActionKind.PASS, True])
             return out
-        out.extend(moves)
         knock_ok = self._why_knock_illegal(seat, with_move=False) is None
         if knock_ok and (form is KnockForm.INSTEAD_OF_MOVE or pass_ok):
+            self._split = len(out)
             out.append(_SIMPLE[ActionKind.KNOCK, False])
         return out
+
+    def _closing_moves(self, seat: int, out: list[Action], pass_ok: bool) -> None:
+        """Append the moves after which ``seat`` may close, each checked on the hand it
+        leaves (closing needs 31 at the end of the move)."""
+        start = len(out)
+        for move in out[:start]:
+            if move.kind is ActionKind.TURN_UP:
+                continue
+            if move.kind is ActionKind.PASS:
+                closing = _SIMPLE[ActionKind.PASS, True]
+                after: Sequence[Card] = self.hands[seat]
+            elif move.kind is ActionKind.SWAP_ALL:
+                closing = _SIMPLE[ActionKind.SWAP_ALL, True]
+                after = self.middle
+            else:
+                closing = _SWAP_KNOCK[move.give[0]][move.take[0]]
+                after = self._hand_after(seat, move)
+            if self._why_knock_illegal(seat, with_move=True, hand=after) is None:
+                out.append(closing)
+        if len(out) > start:
+            self._split = start
 
     # ================================================================== applying
     def apply(self, action: Action, *, checked: bool = False) -> None:
@@ -542,7 +607,7 @@ class Round:
                 self.pass_streak += 1
             else:
                 self.pass_streak = 0
-            if self.pass_streak >= self._movers() and self._all_passed():
+            if self.pass_streak >= len(self.seats) - len(self.closed) and self._all_passed():
                 return
         if is_knock:
             self.emit(ev.Knocked(seat))
@@ -550,9 +615,6 @@ class Round:
                 return
             extra = False
         self._advance(seat, extra)
-
-    def _movers(self) -> int:
-        return len([s for s in self.seats if s not in self.closed])
 
     def _swap(self, seat: int, action: Action) -> None:
         hand, middle = self.hands[seat], self.middle
@@ -852,9 +914,7 @@ class Round:
 def _points_text(value: HandValue) -> str:
     if value.points is None:
         return value.kind.value
-    from schwimmen.spec.present import points
-
-    return points(value.points)
+    return points_text(value.points)
 
 
 def value_json(value: HandValue) -> dict[str, Any]:

@@ -1,0 +1,151 @@
+"""The conformance suite as the site sees it: which case of which fixture applies to which
+ruleset of the default run, computed once per build through the fixture loader.
+
+The fixtures are never read as YAML here: :func:`schwimmen.conformance.fixtures.load_fixtures`
+parses and validates them, :meth:`Fixture.fits` says where a position cannot exist and
+:meth:`Fixture.applicable_case` picks the case for a ruleset, exactly as the harness does.
+So a fixture page lists the same (fixture, ruleset) pairs that ``schwimmen conformance``
+runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from schwimmen.conformance.coverage import Coverage, coverage
+from schwimmen.conformance.fixtures import Case, Fixture
+from schwimmen.spec.loader import SEPARATOR
+from schwimmen.spec.model import Ruleset
+
+KINDS: Mapping[str, str] = {
+    "hand-evaluation": "what one hand is worth",
+    "showdown": "who loses at a showdown, from given hands",
+    "round": "a round played from a position: accepted and refused moves, how it ends",
+    "match": "several rounds: lives, swimming, elimination, the winner",
+    "setup": "whether a table is allowed, and with which pack",
+}
+
+
+@dataclass(frozen=True)
+class FixtureRuns:
+    """Where one fixture runs in the default run."""
+
+    fixture: Fixture
+    # case index -> the names (``pagat``, ``pagat+no-triples``) the case applies to
+    applies: Mapping[int, tuple[str, ...]]
+    # name -> why the position cannot exist under it (the matrix's "n/a")
+    misfits: Mapping[str, str]
+    # names under which the position exists but no case states an outcome
+    unstated: tuple[str, ...]
+
+    @property
+    def names(self) -> list[str]:
+        return [n for names in self.applies.values() for n in names]
+
+    def case_for(self, name: str) -> Case | None:
+        for index, names in self.applies.items():
+            if name in names:
+                return self.fixture.cases[index]
+        return None
+
+
+@dataclass(frozen=True)
+class Suite:
+    fixtures: tuple[Fixture, ...]
+    names: tuple[str, ...]
+    runs: Mapping[str, FixtureRuns]
+    coverage: Coverage
+    # F number -> fixture ids whose ``disagreement`` names it
+    pinned: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # F number -> fixture ids that mention it in their title or description only
+    mentioned: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def cases(self) -> int:
+        return sum(len(r.names) for r in self.runs.values())
+
+    def areas(self) -> dict[str, list[Fixture]]:
+        out: dict[str, list[Fixture]] = {}
+        for fixture in self.fixtures:
+            out.setdefault(area_of(fixture.id), []).append(fixture)
+        return out
+
+    def applying_to(self, name: str) -> list[tuple[Fixture, Case]]:
+        """Every fixture run under ``name``, with its case."""
+        out = []
+        for fixture in self.fixtures:
+            case = self.runs[fixture.id].case_for(name)
+            if case is not None:
+                out.append((fixture, case))
+        return out
+
+    def decisions(self) -> dict[str, list[str]]:
+        """U number -> the fixtures whose cases rest on it as a stated default."""
+        out: dict[str, list[str]] = {}
+        for fixture in self.fixtures:
+            for case in fixture.cases:
+                for decision in case.defaults:
+                    ids = out.setdefault(decision, [])
+                    if fixture.id not in ids:
+                        ids.append(fixture.id)
+        return out
+
+
+def area_of(fid: str) -> str:
+    return fid.split("/", 1)[0]
+
+
+def name_of(fid: str) -> str:
+    return fid.split("/", 1)[-1]
+
+
+def house_rule_of(name: str) -> str | None:
+    """The last house rule of a composed name (``pagat+no-triples`` → ``no-triples``)."""
+    return name.rsplit(SEPARATOR, 1)[1] if SEPARATOR in name else None
+
+
+def build_suite(fixtures: Iterable[Fixture], rulesets: Sequence[Ruleset]) -> Suite:
+    """Plan the default run: every fixture against every ruleset, as the harness does."""
+    ordered = tuple(sorted(fixtures, key=lambda f: f.id))
+    runs: dict[str, FixtureRuns] = {}
+    for fixture in ordered:
+        applies: dict[int, list[str]] = {}
+        misfits: dict[str, str] = {}
+        unstated: list[str] = []
+        for ruleset in rulesets:
+            why = fixture.fits(ruleset)
+            if why is not None:
+                misfits[ruleset.id] = why
+                continue
+            case = fixture.applicable_case(ruleset)
+            if case is None:
+                unstated.append(ruleset.id)
+            else:
+                applies.setdefault(case.index, []).append(ruleset.id)
+        runs[fixture.id] = FixtureRuns(
+            fixture, {i: tuple(n) for i, n in applies.items()}, misfits, tuple(unstated)
+        )
+    cov = coverage(list(ordered), list(rulesets))
+    pinned: dict[str, list[str]] = {}
+    for fixture in ordered:
+        if fixture.disagreement:
+            pinned.setdefault(fixture.disagreement, []).append(fixture.id)
+    mentioned: dict[str, list[str]] = {}
+    for number, ids in cov.disagreements.items():
+        extra = [i for i in ids if i not in pinned.get(number, [])]
+        if extra:
+            mentioned[number] = extra
+    return Suite(
+        fixtures=ordered,
+        names=tuple(r.id for r in rulesets),
+        runs=runs,
+        coverage=cov,
+        pinned={k: tuple(v) for k, v in pinned.items()},
+        mentioned={k: tuple(v) for k, v in mentioned.items()},
+    )
+
+
+def scenario_numbers(suite: Suite) -> set[str]:
+    """Every F number a fixture names, as its disagreement or in its words."""
+    return set(suite.pinned) | set(suite.mentioned)
