@@ -70,8 +70,8 @@ def print_simulation(console: Console, data: dict[str, Any], fmt: str) -> None:
         t.add_row(f"rounds ending by {reason}", f"{share:.1%}")
     for reason, share in data["ended_at_deal"].items():
         t.add_row(f"  of them at the deal ({reason})", f"{share:.1%}")
-    t.add_row("a 31 dealt (share of rounds)", f"{data['dealt_31_rate']:.2%}")
-    t.add_row("Feuer dealt (share of rounds)", f"{data['dealt_feuer_rate']:.2%}")
+    t.add_row("hands dealt with 31, per 100 rounds", f"{100 * data['dealt_31_rate']:.2f}")
+    t.add_row("hands dealt with Feuer, per 100 rounds", f"{100 * data['dealt_feuer_rate']:.2f}")
     t.add_row("replayed rounds", str(data["replayed_rounds"]))
     t.add_row(
         "lives lost by seat", "  ".join(f"{k} {v}" for k, v in data["losses_by_seat"].items())

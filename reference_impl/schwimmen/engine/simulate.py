@@ -72,7 +72,7 @@ class Stats:
             },
             "round_endings": {k: v / rounds for k, v in sorted(self.endings.items())},
             "ended_at_deal": {k: v / rounds for k, v in sorted(self.at_deal.items())},
-            "dealt_31_rate": self.dealt_maximum / rounds,
+            "dealt_31_rate": self.dealt_maximum / rounds,  # hands (all players) per round
             "dealt_feuer_rate": self.dealt_feuer / rounds,
             "replayed_rounds": self.replays,
             "losses_by_seat": {f"P{s + 1}": self.losses_by_seat[s] for s in range(seats)},

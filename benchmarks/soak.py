@@ -1,0 +1,192 @@
+"""Soak run: every ruleset and house rule, many random-bot matches, every invariant.
+
+    python benchmarks/soak.py [--matches 10000] [--checked 300] [--rounds 2000] [--jobs 2]
+
+For each ruleset and each house rule on the ruleset it comes from:
+
+1. ``--matches`` matches on the compiled rounds (every rule applied, no events): no
+   exception, and every match ends within the simulator's cap on rounds;
+2. ``--checked`` matches on the full engine with every invariant checked after every
+   action: each card in exactly one place, hand sizes, lives never coming back, a legal
+   action for every seat to move, observations that hide what a seat may not see;
+3. ``--rounds`` compiled rounds replayed action by action through the full engine, with
+   the same end, the same reason and the same losses (differential test).
+
+Exit status 1 if anything broke. Takes minutes, not seconds: it is not part of the
+default test run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+import traceback
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
+
+from schwimmen.engine.bots import RandomBot
+from schwimmen.engine.compiled import REASONS, compile_round
+from schwimmen.engine.hands import evaluator_for
+from schwimmen.engine.match import Match
+from schwimmen.engine.rounds import Phase, Round
+from schwimmen.engine.simulate import Simulator, Stats
+from schwimmen.protocol import events as ev
+from schwimmen.protocol.actions import parse_text
+from schwimmen.spec.loader import Catalog
+
+
+def _names(catalog: Catalog) -> list[str]:
+    names = sorted(catalog.rulesets)
+    names += [f"{sf.data['origin']}+{h}" for h, sf in sorted(catalog.house_rules.items())]
+    return names
+
+
+def _seats(low: int, high: int, i: int) -> int:
+    high = min(high, 6)
+    return low + i % (high - low + 1)
+
+
+def _check(match: Match) -> None:
+    rnd = match.round
+    places: list[int] = []
+    for hand in rnd.hands.values():
+        places.extend(hand)
+    places += rnd.middle + rnd.stock + rnd.discard + rnd.out + rnd.set_aside + (rnd.extra or [])
+    if Counter(places) != Counter(match.evaluator.pack):
+        raise AssertionError("a card is missing or doubled")
+    size = match.rules.cards.hand_size
+    for seat, hand in rnd.hands.items():
+        drawn = rnd.phase is Phase.DISCARD and seat == rnd.current
+        if len(hand) != size + drawn:
+            raise AssertionError(f"seat {seat} holds {len(hand)} cards")
+
+
+def _check_observation(match: Match, seat: int) -> None:
+    for event in match.events_for(seat):
+        if isinstance(event, ev.Dealt) and event.seat != seat and event.cards is not None:
+            raise AssertionError("another seat's dealt cards are visible")
+        if (
+            isinstance(event, ev.Drew)
+            and event.seat != seat
+            and event.source == "stock"
+            and event.card is not None
+        ):
+            raise AssertionError("a card drawn from the stock by another seat is visible")
+        if isinstance(event, ev.ExtraDealt) and event.cards is not None:
+            raise AssertionError("the unseen extra hand is visible")
+
+
+def soak_one(name: str, matches: int, checked: int, rounds: int) -> dict[str, Any]:
+    catalog = Catalog.load()
+    rules = catalog.resolve(name).rules
+    low, high = rules.players.min, rules.players.max
+    out: dict[str, Any] = {"ruleset": name, "problems": []}
+    start = time.perf_counter()
+    try:
+        stats = Stats()
+        sims = {n: Simulator(rules, n) for n in range(low, min(high, 6) + 1)}
+        for i in range(matches):
+            sims[_seats(low, high, i)].play_match(random.Random(i), stats)
+        out["matches"] = stats.matches
+        out["rounds"] = stats.rounds
+        if stats.unfinished:
+            out["problems"].append(f"{stats.unfinished} compiled matches did not end")
+    except Exception:
+        out["problems"].append("compiled: " + traceback.format_exc(limit=3))
+    out["compiled_s"] = time.perf_counter() - start
+    start = time.perf_counter()
+    actions = 0
+    try:
+        for i in range(checked):
+            seats = _seats(low, high, i)
+            match = Match(rules, seats, seed=i, lives=2)
+            bot = RandomBot(random.Random(i))
+            lives = list(match.lives)
+            steps = 0
+            while not match.over and steps < 20_000:
+                seat = match.to_move()
+                if seat is None or not match.legal_actions():
+                    raise AssertionError("no legal action for the seat to move")
+                match.apply(bot.choose(match), seat)
+                steps += 1
+                _check(match)
+                if any(a > b for a, b in zip(match.lives, lives, strict=True)):
+                    raise AssertionError("a life came back")
+                lives = list(match.lives)
+                if steps % 11 == 0:
+                    _check_observation(match, seat)
+            actions += steps
+        out["checked_matches"] = checked
+        out["checked_actions"] = actions
+    except Exception:
+        out["problems"].append("full engine: " + traceback.format_exc(limit=4))
+    out["checked_s"] = time.perf_counter() - start
+    start = time.perf_counter()
+    try:
+        compiled = compile_round(rules, trace=True)
+        evaluator = evaluator_for(rules)
+        rng = random.Random(99)
+        for _ in range(rounds):
+            n = _seats(low, high, rng.randrange(100))
+            deck = list(evaluator.pack)
+            rng.shuffle(deck)
+            trace: list[tuple[int, str]] = []
+            reason, at_deal, losses = compiled.play(list(deck), n, rng.random, trace)
+            rnd = Round.deal(rules, evaluator, n, list(range(n)), n - 1, deck)
+            for seat, action in trace:
+                if rnd.to_move() != seat:
+                    raise AssertionError(f"compiled seat {seat}, full engine {rnd.to_move()}")
+                rnd.apply(parse_text(action))
+            result = rnd.result
+            if (
+                result is None
+                or result.reason is not REASONS[reason]
+                or result.at_deal != at_deal
+                or [result.losses.get(i, 0) for i in range(n)] != losses
+            ):
+                raise AssertionError(f"compiled and full engine disagree: {trace[-3:]}")
+        out["differential_rounds"] = rounds
+    except Exception:
+        out["problems"].append("differential: " + traceback.format_exc(limit=4))
+    out["differential_s"] = time.perf_counter() - start
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=10_000)
+    parser.add_argument("--checked", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=2_000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--ruleset", action="append")
+    args = parser.parse_args(argv)
+    names = args.ruleset or _names(Catalog.load())
+    bad = 0
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {
+            pool.submit(soak_one, n, args.matches, args.checked, args.rounds): n for n in names
+        }
+        for future in as_completed(futures):
+            r = future.result()
+            status = "ok" if not r["problems"] else "BROKEN"
+            bad += bool(r["problems"])
+            print(
+                f"{status:6s} {r['ruleset']:42s} {r.get('matches', 0):6d} matches "
+                f"({r.get('rounds', 0):7d} rounds) {r['compiled_s']:6.1f}s | "
+                f"{r.get('checked_matches', 0)} checked ({r.get('checked_actions', 0)} actions) "
+                f"{r['checked_s']:6.1f}s | {r.get('differential_rounds', 0)} differential "
+                f"{r['differential_s']:5.1f}s",
+                flush=True,
+            )
+            for problem in r["problems"]:
+                print("   ", problem.replace("\n", "\n    "))
+    print(f"{len(names)} rulesets, {bad} broken, {time.perf_counter() - start:.0f} s")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
