@@ -23,60 +23,24 @@ import random
 import sys
 import time
 import traceback
-from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
+from schwimmen.conformance.harness import default_rulesets
 from schwimmen.engine.bots import RandomBot
 from schwimmen.engine.compiled import REASONS, compile_round
 from schwimmen.engine.hands import evaluator_for
+from schwimmen.engine.invariants import check_cards, check_lives, check_secrecy
 from schwimmen.engine.match import Match
-from schwimmen.engine.rounds import Phase, Round
+from schwimmen.engine.rounds import Round
 from schwimmen.engine.simulate import Simulator, Stats
-from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import parse_text
 from schwimmen.spec.loader import Catalog
-
-
-def _names(catalog: Catalog) -> list[str]:
-    names = sorted(catalog.rulesets)
-    names += [f"{sf.data['origin']}+{h}" for h, sf in sorted(catalog.house_rules.items())]
-    return names
 
 
 def _seats(low: int, high: int, i: int) -> int:
     high = min(high, 6)
     return low + i % (high - low + 1)
-
-
-def _check(match: Match) -> None:
-    rnd = match.round
-    places: list[int] = []
-    for hand in rnd.hands.values():
-        places.extend(hand)
-    places += rnd.middle + rnd.stock + rnd.discard + rnd.out + rnd.set_aside + (rnd.extra or [])
-    if Counter(places) != Counter(match.evaluator.pack):
-        raise AssertionError("a card is missing or doubled")
-    size = match.rules.cards.hand_size
-    for seat, hand in rnd.hands.items():
-        drawn = rnd.phase is Phase.DISCARD and seat == rnd.current
-        if len(hand) != size + drawn:
-            raise AssertionError(f"seat {seat} holds {len(hand)} cards")
-
-
-def _check_observation(match: Match, seat: int) -> None:
-    for event in match.events_for(seat):
-        if isinstance(event, ev.Dealt) and event.seat != seat and event.cards is not None:
-            raise AssertionError("another seat's dealt cards are visible")
-        if (
-            isinstance(event, ev.Drew)
-            and event.seat != seat
-            and event.source == "stock"
-            and event.card is not None
-        ):
-            raise AssertionError("a card drawn from the stock by another seat is visible")
-        if isinstance(event, ev.ExtraDealt) and event.cards is not None:
-            raise AssertionError("the unseen extra hand is visible")
 
 
 def soak_one(name: str, matches: int, checked: int, rounds: int) -> dict[str, Any]:
@@ -112,12 +76,11 @@ def soak_one(name: str, matches: int, checked: int, rounds: int) -> dict[str, An
                     raise AssertionError("no legal action for the seat to move")
                 match.apply(bot.choose(match), seat)
                 steps += 1
-                _check(match)
-                if any(a > b for a, b in zip(match.lives, lives, strict=True)):
-                    raise AssertionError("a life came back")
+                check_cards(match)
+                check_lives(lives, match.lives)
                 lives = list(match.lives)
                 if steps % 11 == 0:
-                    _check_observation(match, seat)
+                    check_secrecy(match, seat)
             actions += steps
         out["checked_matches"] = checked
         out["checked_actions"] = actions
@@ -163,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--ruleset", action="append")
     args = parser.parse_args(argv)
-    names = args.ruleset or _names(Catalog.load())
+    names = args.ruleset or default_rulesets(Catalog.load())
     bad = 0
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:

@@ -11,19 +11,19 @@ import json
 import random
 import subprocess
 import sys
-from collections import Counter
 from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from schwimmen.conformance.harness import default_rulesets
 from schwimmen.engine.bots import GreedyBot, RandomBot
 from schwimmen.engine.compiled import REASONS, compile_round
 from schwimmen.engine.hands import evaluator_for
+from schwimmen.engine.invariants import check_cards, check_lives, check_secrecy
 from schwimmen.engine.match import Match
-from schwimmen.engine.rounds import Phase, Round
-from schwimmen.protocol import events as ev
+from schwimmen.engine.rounds import Round
 from schwimmen.protocol.actions import parse_text
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import Ruleset
@@ -36,14 +36,7 @@ def _catalog() -> Catalog:
     return Catalog.load()
 
 
-def _names() -> list[str]:
-    c = _catalog()
-    names = sorted(c.rulesets)
-    names += [f"{sf.data['origin']}+{hid}" for hid, sf in sorted(c.house_rules.items())]
-    return names
-
-
-NAMES = _names()
+NAMES = default_rulesets(_catalog())
 
 
 def _ruleset(name: str) -> Ruleset:
@@ -53,44 +46,6 @@ def _ruleset(name: str) -> Ruleset:
 def _seats(ruleset: Ruleset, draw: int) -> int:
     low, high = ruleset.rules.players.min, min(ruleset.rules.players.max, 6)
     return low + draw % (high - low + 1)
-
-
-def _check_cards(match: Match) -> None:
-    rnd = match.round
-    places: list[int] = []
-    for hand in rnd.hands.values():
-        places.extend(hand)
-    places += rnd.middle + rnd.stock + rnd.discard + rnd.out + rnd.set_aside
-    places += rnd.extra or []
-    pack = match.evaluator.pack
-    assert Counter(places) == Counter(pack), "a card is missing or doubled"
-    size = match.rules.cards.hand_size
-    for seat, hand in rnd.hands.items():
-        drawn = rnd.phase is Phase.DISCARD and seat == rnd.current
-        assert len(hand) == size + (1 if drawn else 0)
-
-
-def _check_observation(match: Match, seat: int) -> None:
-    obs = match.observation(seat)
-    own = set(match.round.hands.get(seat, []))
-    assert {c for c in obs["hand"]} == {c for c in map(_text, own)}
-    if match.round.middle_hidden:
-        assert obs["middle"] is None
-    for event in match.events_for(seat):
-        if isinstance(event, ev.Dealt) and event.seat != seat:
-            assert event.cards is None
-        if isinstance(event, ev.ExtraDealt):
-            assert event.cards is None
-        if isinstance(event, ev.MiddleDealt) and not event.face_up:
-            assert event.cards is None
-        if isinstance(event, ev.Drew) and event.seat != seat and event.source == "stock":
-            assert event.card is None
-
-
-def _text(card: int) -> str:
-    from schwimmen.protocol.cards import text
-
-    return text(card)
 
 
 def _play(match: Match, rng: random.Random, check: bool, limit: int | None = None) -> int:
@@ -105,12 +60,12 @@ def _play(match: Match, rng: random.Random, check: bool, limit: int | None = Non
         assert legal, "the seat to move has no legal action"
         match.apply(bot.choose(match), seat)
         actions += 1
-        assert all(a <= b for a, b in zip(match.lives, lives_before, strict=True))
+        check_lives(lives_before, match.lives)
         lives_before = list(match.lives)
         if check:
-            _check_cards(match)
+            check_cards(match)
             if actions % 7 == 0:
-                _check_observation(match, seat)
+                check_secrecy(match, seat)
     return actions
 
 
@@ -122,7 +77,7 @@ def test_random_matches_keep_every_invariant(name: str, seed: int, size: int) ->
     # Two lives keep a match to a few rounds; a ruleset that only lets a player holding
     # 31 close makes rounds of random play long.
     match = Match(ruleset, _seats(ruleset, size), seed=seed, lives=2)
-    _check_cards(match)
+    check_cards(match)
     _play(match, random.Random(seed), check=True, limit=MAX_ACTIONS)
     assert match.over == bool(match.winners)
 

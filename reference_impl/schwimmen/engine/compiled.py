@@ -289,7 +289,11 @@ def play_round(deck, n, r, trace):
         closers = []
         if knock_ok:
 #if HIDDEN
-            if not hidden:
+            visible = not hidden
+#else
+            visible = True
+#endif
+            if visible:
                 for mv in range(N_ONE):
                     i, j = divmod(mv, M)
                     after = hand[:]
@@ -298,16 +302,6 @@ def play_round(deck, n, r, trace):
                         closers.append(mv)
                 if N_SWAPS > N_ONE and LOOK(middle) & 1:
                     closers.append(N_ONE)
-#else
-            for mv in range(N_ONE):
-                i, j = divmod(mv, M)
-                after = hand[:]
-                after[i] = middle[j]
-                if LOOK(after) & 1:
-                    closers.append(mv)
-            if N_SWAPS > N_ONE and LOOK(middle) & 1:
-                closers.append(N_ONE)
-#endif
             if pass_ok and LOOK(hand) & 1:
                 closers.append(N_SWAPS)
         knock_ok = bool(closers)

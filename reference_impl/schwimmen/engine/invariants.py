@@ -1,0 +1,63 @@
+"""The engine's invariants as checks, for property tests and soak runs.
+
+Each raises :class:`AssertionError` with a plain message when the state breaks a rule that
+must hold at all times, whatever the ruleset: every card of the pack in exactly one place,
+every hand of the ruleset's size, lives that never come back, and events that show a seat
+nothing it may not see.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from schwimmen.engine.match import Match
+from schwimmen.engine.rounds import Phase
+from schwimmen.protocol import events as ev
+from schwimmen.protocol.cards import parse
+
+
+def check_cards(match: Match) -> None:
+    """Every card of the pack in exactly one place; every hand of the right size."""
+    rnd = match.round
+    places: list[int] = []
+    for hand in rnd.hands.values():
+        places.extend(hand)
+    places += rnd.middle + rnd.stock + rnd.discard + rnd.out + rnd.set_aside + (rnd.extra or [])
+    if Counter(places) != Counter(match.evaluator.pack):
+        raise AssertionError("a card is missing or doubled")
+    size = match.rules.cards.hand_size
+    for seat, hand in rnd.hands.items():
+        drawn = rnd.phase is Phase.DISCARD and seat == rnd.current
+        if len(hand) != size + drawn:
+            raise AssertionError(f"seat {seat} holds {len(hand)} cards, not {size + drawn}")
+
+
+def check_lives(before: Sequence[int], after: Sequence[int]) -> None:
+    """Within a match lives are only ever lost."""
+    if any(a > b for a, b in zip(after, before, strict=True)):
+        raise AssertionError("a life came back")
+
+
+def check_secrecy(match: Match, seat: int) -> None:
+    """Nothing in the seat's view of the log or its observation shows a hidden card."""
+    for event in match.events_for(seat):
+        if isinstance(event, ev.Dealt) and event.seat != seat and event.cards is not None:
+            raise AssertionError("another seat's dealt cards are visible")
+        if isinstance(event, ev.ExtraDealt) and event.cards is not None:
+            raise AssertionError("the unseen extra hand is visible")
+        if isinstance(event, ev.MiddleDealt) and not event.face_up and event.cards is not None:
+            raise AssertionError("the face-down middle is visible")
+        if (
+            isinstance(event, ev.Drew)
+            and event.seat != seat
+            and event.source == "stock"
+            and event.card is not None
+        ):
+            raise AssertionError("a card drawn from the stock by another seat is visible")
+    observation = match.observation(seat)
+    own = sorted(match.round.hands.get(seat, []))
+    if sorted(parse(c) for c in observation["hand"]) != own:
+        raise AssertionError("the observation shows another hand than the seat's own")
+    if match.round.middle_hidden and observation["middle"] is not None:
+        raise AssertionError("the observation shows the face-down middle")
