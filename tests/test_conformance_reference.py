@@ -41,3 +41,13 @@ def test_reference_passes_every_case(catalog: Catalog) -> None:
 def test_every_ruleset_gets_cases(catalog: Catalog, name: str) -> None:
     fixtures, _ = load_fixtures()
     assert planned(fixtures, [catalog.resolve(name)])
+
+
+def test_no_case_depends_on_a_parameter_it_does_not_pin() -> None:
+    """Mutation lint: a house rule changing any unpinned parameter leaves outcomes alone."""
+    from schwimmen.conformance.mutations import hidden_dependencies
+
+    fixtures, _ = load_fixtures()
+    hidden, tried = hidden_dependencies(fixtures)
+    assert tried > 100
+    assert [str(h) for h in hidden] == []

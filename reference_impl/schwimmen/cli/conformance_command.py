@@ -76,6 +76,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="check every message of the implementation against the protocol schema",
     )
     p.add_argument("--show-passed", action="store_true", help="list passed cases too")
+    p.add_argument(
+        "--mutations",
+        action="store_true",
+        help="lint: also change every ruleset one parameter at a time and report cases whose "
+        "outcome depends on a parameter they do not pin (minutes)",
+    )
 
 
 def _emit(text: str, output: str | None) -> None:
@@ -96,6 +102,19 @@ def run(args: argparse.Namespace, console: Console) -> int:
         if errors:
             print(f"{len(errors)} problem(s) in {count} fixtures", file=sys.stderr)
             return 1
+        if args.mutations:
+            from schwimmen.conformance.mutations import hidden_dependencies
+
+            fixtures, _ = load_fixtures()
+            hidden, tried = hidden_dependencies(fixtures)
+            for item in hidden:
+                print(item)
+            if hidden:
+                print(
+                    f"{len(hidden)} hidden dependencies ({tried} mutated rulesets)", file=sys.stderr
+                )
+                return 1
+            print(f"OK: no case depends on a parameter it does not pin ({tried} mutated rulesets)")
         print(f"OK: {count} fixtures lint clean")
         return 0
     try:

@@ -1,0 +1,100 @@
+"""Mutation lint: does any expectation depend on a parameter its case does not pin?
+
+A case applies to every ruleset that meets its ``where`` predicates, so a house rule
+written tomorrow is checked against it. That is only right if the case's outcome does
+not depend on any parameter the predicates leave open. To find such hidden dependencies,
+every ruleset is changed in one parameter at a time (every other value of every
+behavioural parameter, as a throw-away house rule) and the suite is run against the
+reference engine: a case that then fails, although its predicates do not mention the
+changed parameter, depends on it silently. The fix is a predicate pinning the values
+under which the outcome holds.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from schwimmen.conformance.fixtures import Fixture
+from schwimmen.conformance.runner import Status, planned, run_in_process
+from schwimmen.engine.adapter import run_case
+from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec.loader import Catalog
+from schwimmen.spec.parameters import PARAMETERS
+
+SKIPPED = {
+    "turns.swaps",
+    "protection.hands",
+    "turns.first_player",
+    "turns.direction",
+    "match.dealer_rotation",
+    "draw.stock_exhausted",
+}
+
+
+@dataclass(frozen=True)
+class HiddenDependency:
+    fixture: str
+    case: str
+    parameter: str
+    value: Any
+    ruleset: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.fixture} ({self.case}) fails when {self.parameter} is "
+            f"{json.dumps(self.value)} on {self.ruleset}, but its case does not pin "
+            f"{self.parameter}"
+        )
+
+
+def alternatives() -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = {
+        p.path: list(p.choices) for p in PARAMETERS if p.choices and p.path not in SKIPPED
+    }
+    out["penalties.knocker_lowest"] = [1, 2]
+    out["penalties.lowest"] = [1, 2]
+    return out
+
+
+def hidden_dependencies(fixtures: list[Fixture]) -> tuple[list[HiddenDependency], int]:
+    """Every hidden dependency found, and the number of mutated rulesets tried."""
+    catalog = Catalog.load()
+    found: list[HiddenDependency] = []
+    tried = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for base in sorted(catalog.rulesets):
+            values = catalog.resolve(base).values()
+            for path, choices in alternatives().items():
+                if path not in values:
+                    continue
+                for value in choices:
+                    if value == values[path]:
+                        continue
+                    group, name = path.split(".")
+                    rule_id = f"mutant-{base}-{group}-{name}-{value}".replace("_", "-")
+                    file = Path(tmp) / f"{rule_id}.yaml"
+                    file.write_text(
+                        f"id: {rule_id}\nkind: house-rule\ntitle: mutation\norigin: {base}\n"
+                        f"rules:\n  {group}:\n    {name}:\n      value: {json.dumps(value)}\n"
+                        "      default: {why: mutation}\n",
+                        encoding="utf-8",
+                    )
+                    try:
+                        ruleset = catalog.resolve(f"{base}+{file}")
+                    except SpecErrors:
+                        continue
+                    tried += 1
+                    for result in run_in_process(planned(fixtures, [ruleset]), run_case):
+                        case = result.case
+                        if result.status is Status.PASSED or path in case.where:
+                            continue
+                        if not case.where:
+                            continue
+                        found.append(
+                            HiddenDependency(result.fixture.id, case.label(), path, value, base)
+                        )
+    return found, tried
