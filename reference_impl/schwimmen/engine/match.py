@@ -26,7 +26,7 @@ from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.engine.rounds import Phase, Round, RoundResult, value_json
 from schwimmen.protocol import events as ev
-from schwimmen.protocol.actions import Action
+from schwimmen.protocol.actions import Action, to_text
 from schwimmen.protocol.cards import Card, seat_name, text
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.rules import Rules
@@ -75,6 +75,7 @@ class Match:
         if not low <= seats <= high:
             raise SetupError(f"this ruleset is played by {low} to {high} players, not {seats}")
         self.table_size = seats
+        self._names = tuple(seat_name(s) for s in range(seats))
         self.dealer = seats - 1 if first_dealer is None else first_dealer
         if not 0 <= self.dealer < seats:
             raise SetupError(f"no seat {self.dealer} at a table of {seats}")
@@ -279,32 +280,40 @@ class Match:
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see now, as JSON data (hands of others stay hidden, U43)."""
         rnd = self.round
+        names = self._names
+        to_move = self.to_move()
         middle = None if rnd.middle_hidden else [text(c) for c in rnd.middle]
+        lives = self.lives
+        swim = self.rules.lives.after_last is AfterLast.SWIM
         obs: dict[str, Any] = {
-            "seat": seat_name(seat),
-            "dealer": seat_name(self.dealer),
+            "seat": names[seat],
+            "dealer": names[self.dealer],
             "round": self.round_no,
             "phase": rnd.phase.value,
-            "to_move": None if self.to_move() is None else seat_name(self.to_move() or 0),
-            "hand": [text(c) for c in rnd.hands.get(seat, [])],
+            "to_move": None if to_move is None else names[to_move],
+            "hand": [text(c) for c in rnd.hands.get(seat, ())],
             "middle": middle,
             "middle_hidden": rnd.middle_hidden,
             "stock": len(rnd.stock),
             "discard_top": text(rnd.discard[-1]) if rnd.discard else None,
-            "knocker": None if rnd.knocker is None else seat_name(rnd.knocker),
-            "closed": [seat_name(s) for s in sorted(rnd.closed)],
-            "lives": {seat_name(s): self.lives[s] for s in range(self.table_size)},
-            "swimming": [seat_name(s) for s in self.swimming()],
-            "eliminated": [seat_name(s) for s in sorted(self.eliminated)],
+            "knocker": None if rnd.knocker is None else names[rnd.knocker],
+            "closed": [names[s] for s in sorted(rnd.closed)],
+            "lives": {names[s]: lives[s] for s in range(self.table_size)},
+            "swimming": [
+                names[s]
+                for s in range(self.table_size)
+                if swim and lives[s] == 0 and s not in self.eliminated
+            ],
+            "eliminated": [names[s] for s in sorted(self.eliminated)],
             "match_over": self.over,
-            "winners": [seat_name(s) for s in self.winners],
+            "winners": [names[s] for s in self.winners],
         }
         if rnd.phase is Phase.DEALER_CHOICE and seat == self.dealer:
             obs["extra_hand"] = len(rnd.extra or [])
         if seat in rnd.hands and rnd.phase is not Phase.OVER:
             obs["value"] = value_json(self.evaluator.value(rnd.hands[seat]))
-        if self.to_move() == seat:
-            obs["legal_actions"] = [str(a) for a in self.legal_actions()]
+        if to_move == seat:
+            obs["legal_actions"] = [to_text(a) for a in self.legal_actions()]
         return obs
 
 

@@ -26,11 +26,11 @@ left out when false.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from schwimmen.protocol.cards import Card, CardError, parse, text
+from schwimmen.protocol.cards import Card, CardError, parse, text, text_or_mark
 
 
 class ActionKind(StrEnum):
@@ -62,9 +62,13 @@ class Action:
     give: tuple[Card, ...] = ()
     take: tuple[Card, ...] = ()
     knock: bool = False
+    text: str = field(init=False, compare=False, repr=False, default="")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", _format(self))
 
     def __str__(self) -> str:
-        return to_text(self)
+        return self.text
 
 
 def swap(give: Card, take: Card, knock: bool = False) -> Action:
@@ -80,12 +84,17 @@ def simple(kind: ActionKind, knock: bool = False) -> Action:
 
 
 def to_text(action: Action) -> str:
+    """The canonical text of ``action`` (formatted once, when the action is made)."""
+    return action.text
+
+
+def _format(action: Action) -> str:
     parts: list[str] = [action.kind.value]
-    if action.kind is ActionKind.SWAP:
-        parts.append("+".join(text(c) for c in action.give))
-        parts.append("+".join(text(c) for c in action.take))
-    elif action.kind is ActionKind.DISCARD:
-        parts.append(text(action.give[0]))
+    if action.kind is ActionKind.SWAP and action.give:
+        parts.append("+".join(text_or_mark(c) for c in action.give))
+        parts.append("+".join(text_or_mark(c) for c in action.take))
+    elif action.kind is ActionKind.DISCARD and action.give:
+        parts.append(text_or_mark(action.give[0]))
     if action.knock:
         parts.append("knock")
     return " ".join(parts)

@@ -40,6 +40,11 @@ def text(card: Card) -> str:
     return _TEXT[card]
 
 
+def text_or_mark(card: Card) -> str:
+    """The text of ``card``, or ``?`` for a number that is no card (table padding)."""
+    return _TEXT.get(card, "?")
+
+
 def parse(value: str) -> Card:
     """Parse a canonical card text; lower case and ``T`` for ten are not canonical."""
     card = _PARSE.get(value)
