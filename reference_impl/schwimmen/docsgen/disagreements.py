@@ -10,9 +10,11 @@ yet; the page keeps a marked place for them.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from schwimmen.docsgen.context import Site
 from schwimmen.docsgen.fixturepages import kind_badge
@@ -37,35 +39,11 @@ from schwimmen.docsgen.markup import (
 from schwimmen.docsgen.suite import Suite, scenario_numbers
 from schwimmen.spec.parameters import PARAMETERS
 
-# The matrix names rulesets by short labels (§1.3); the spec by ids.
-MATRIX_RULESETS: Mapping[str, str] = {
-    "ALT": "altenburg",
-    "PAG": "pagat",
-    "NL": "dutch",
-    "TP": "tri-palki",
-    "V41": "forty-one",
-    "HOSA": "hosa-aba",
-    "R001": "rules-page",
-    "G002": "beginner-guide",
-    "O003": "online",
-    "SCAT": "scat",
-}
-MATRIX_OPTIONS: Mapping[str, str] = {
-    "PAG.no3swap": "no-three-card-swap",
-    "PAG.deal31": "thirty-one-at-deal",
-    "PAG.notriples": "no-triples",
-    "R001.triple30": "triples-thirty",
-    "R001.triple0": "triples-count-nothing",
-    "R001.feuerlight": "feuer-light",
-    "R001.feuer32": "feuer-thirty-two",
-    "R001.passonce": "pass-once-per-round",
-    "R001.knock2": "knocker-loses-two",
-    "R001.tielast": "tie-last-to-reach-loses",
-    "G002.feuer2": "feuer-costs-two",
-    "G002.hiddenmiddle": "hidden-middle",
-    "SCAT.triples": "triples-thirty-and-a-half",
-    "SCAT.noknockfirst": "no-knock-first-turn",
-}
+# The matrix names rulesets by short labels (§1.3), the spec by ids; the table of labels
+# is data (matrix-labels.json), so no ruleset is named in the package's code.
+_LABELS = json.loads((Path(__file__).parent / "matrix-labels.json").read_text(encoding="utf-8"))
+MATRIX_RULESETS: Mapping[str, str] = _LABELS["rulesets"]
+MATRIX_OPTIONS: Mapping[str, str] = _LABELS["options"]
 KINDS: Mapping[str, str] = {"E": "evaluation", "R": "round", "M": "match"}
 
 _SECTION = re.compile(r"^## 3\.")

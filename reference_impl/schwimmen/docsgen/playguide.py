@@ -29,7 +29,7 @@ from schwimmen.docsgen.reference import subcommand
 from schwimmen.docsgen.testguide import options_rows
 from schwimmen.spec.model import Ruleset
 
-GAME_RULESET = "pagat"
+# The sample game is played in the ruleset of the guide's example house rule.
 GAME_SEED = 3
 GAME_ANSWERS = ("pass", "2k")
 SIMULATE_MATCHES = 300
@@ -108,8 +108,12 @@ SIMULATE_NOTES = {
 
 
 def play_guide_markdown(
-    parser: argparse.ArgumentParser, transcript: str | None, simulated: tuple[str, str] | None
+    parser: argparse.ArgumentParser,
+    transcript: str | None,
+    simulated: tuple[str, str] | None,
+    game: str = "",
 ) -> str:
+    """The guide; ``game`` is the ruleset the sample game and simulation were played in."""
     here = GUIDE_PLAY
     out = [
         "# Play and simulate",
@@ -147,7 +151,7 @@ def play_guide_markdown(
     ]
     if transcript:
         out += [
-            f"The first round of {code(f'schwimmen play {GAME_RULESET} --seed {GAME_SEED}')}, "
+            f"The first round of {code(f'schwimmen play {game} --seed {GAME_SEED}')}, "
             f"answering {', '.join(code(a) for a in GAME_ANSWERS)} (played while this page was "
             "built):",
             "",

@@ -60,8 +60,6 @@ from schwimmen.spec.loader import SEPARATOR, Catalog
 from schwimmen.spec.model import Citation, Ruleset
 from schwimmen.spec.sources import Bibliography
 
-EXAMPLE_ORIGIN = "pagat"
-
 NavItem = str | dict[str, Any]
 
 
@@ -119,16 +117,17 @@ def resolve_example(catalog: Catalog, path: Path) -> Ruleset:
 
     ``catalog`` should be a scratch catalog: resolving a file path registers the file.
     """
-    name = f"{EXAMPLE_ORIGIN}{SEPARATOR}{path}"
+    example = catalog.add(path)
+    problems = [str(e) for e in catalog.file_errors_for_path(str(path))]
+    if example is None or problems or example.kind != "house-rule":
+        detail = "\n".join(problems) or "it is not a house rule"
+        raise DocsBuildError(f"the guide's example {path} does not load:\n{detail}")
+    name = f"{example.data['origin']}{SEPARATOR}{path}"
     try:
-        ruleset = catalog.resolve(name)
+        return catalog.resolve(name)
     except SpecErrors as exc:
-        problems = "\n".join(str(e) for e in exc.errors) or "does not resolve"
-        raise DocsBuildError(f"the guide's example {path} does not resolve:\n{problems}") from None
-    overlay = catalog.house_rules.get(ruleset.overlays[0]) if ruleset.overlays else None
-    if overlay is None or overlay.data.get("origin") != EXAMPLE_ORIGIN:
-        raise DocsBuildError(f"the guide's example {path} must have origin {EXAMPLE_ORIGIN!r}")
-    return ruleset
+        detail = "\n".join(str(e) for e in exc.errors) or "does not resolve"
+        raise DocsBuildError(f"the guide's example {path} does not resolve:\n{detail}") from None
 
 
 def page_citations() -> list[Citation]:
@@ -272,7 +271,9 @@ def _reference_engine() -> Callable[[Mapping[str, Any]], Mapping[str, Any]]:
 def _testing_guide(site: Site, suite: Suite | None, given: SiteInput) -> str:
     examples = None
     if suite is not None and given.examples:
-        examples = testguide.make_examples(site, suite, _reference_engine())
+        examples = testguide.make_examples(
+            site, suite, _reference_engine(), given.example.base
+        )
     return testguide.testing_guide_markdown(
         site, suite, given.cli_parser, given.adapter_example, examples
     )
@@ -280,11 +281,12 @@ def _testing_guide(site: Site, suite: Suite | None, given: SiteInput) -> str:
 
 def _play_guide(site: Site, given: SiteInput) -> str:
     transcript = simulated = None
-    ruleset = site.rulesets.get(playguide.GAME_RULESET)
+    game = given.example.base
+    ruleset = site.rulesets.get(game)
     if given.examples and ruleset is not None:
         transcript = playguide.play_transcript(ruleset)
         simulated = playguide.simulate_output(ruleset)
-    return playguide.play_guide_markdown(given.cli_parser, transcript, simulated)
+    return playguide.play_guide_markdown(given.cli_parser, transcript, simulated, game)
 
 
 def conformance_doc_markdown(name: str, text: str) -> str:

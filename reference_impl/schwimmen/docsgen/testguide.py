@@ -109,6 +109,7 @@ SHOW_JSON = code("schwimmen show ID --format json")
 class Examples:
     """Real messages and a real report, made while the site builds."""
 
+    ruleset: str
     request: Mapping[str, Any]
     answer: Mapping[str, Any]
     request_fixture: Fixture
@@ -155,13 +156,15 @@ def _pick(
     return fixture, case
 
 
-def make_examples(site: Site, suite: Suite, implementation: Implementation) -> Examples | None:
-    """A request and its answer, and the pretty report of five real cases under ``pagat``:
+def make_examples(
+    site: Site, suite: Suite, implementation: Implementation, ruleset_id: str
+) -> Examples | None:
+    """A request and its answer, and the pretty report of five real cases under ``ruleset_id``:
     three answered by ``implementation`` (the reference engine), one answered wrongly on
     purpose (the lives lost moved to another seat), one skipped and one errored."""
-    rid = "pagat" if "pagat" in site.rulesets else next(iter(site.rulesets), None)
-    if rid is None:
+    if ruleset_id not in site.rulesets:
         return None
+    rid = ruleset_id
     ruleset: Ruleset = site.rulesets[rid]
     small = _pick(
         suite,
@@ -222,7 +225,7 @@ def make_examples(site: Site, suite: Suite, implementation: Implementation) -> E
     buffer = io.StringIO()
     console = Console(file=buffer, width=76, color_system=None, force_terminal=False)
     print_pretty(console, suite_result)
-    return Examples(request, answer, small[0], buffer.getvalue().rstrip(), wrong[0])
+    return Examples(rid, request, answer, small[0], buffer.getvalue().rstrip(), wrong[0])
 
 
 def _json_block(data: Any, title: str) -> str:
@@ -384,7 +387,8 @@ def testing_guide_markdown(
         f = examples.failing_fixture
         out += [
             "This is the pretty report of a made-up engine on a few real cases under "
-            f"{code('pagat')}: the answer for {link(here, fixture_page(f.id), code(f.id))} "
+            f"{code(examples.ruleset)}: the answer for "
+            f"{link(here, fixture_page(f.id), code(f.id))} "
             "was changed on purpose so that the wrong seat loses (the harness and the cases "
             "are real; the report was made while this page was built):",
             "",
