@@ -70,6 +70,7 @@ def soak_one(name: str, matches: int, checked: int, rounds: int) -> dict[str, An
             bot = RandomBot(random.Random(i))
             lives = list(match.lives)
             steps = 0
+            seen = 0
             while not match.over and steps < 20_000:
                 seat = match.to_move()
                 if seat is None or not match.legal_actions():
@@ -80,7 +81,7 @@ def soak_one(name: str, matches: int, checked: int, rounds: int) -> dict[str, An
                 check_lives(lives, match.lives)
                 lives = list(match.lives)
                 if steps % 11 == 0:
-                    check_secrecy(match, seat)
+                    seen = check_secrecy(match, seen)
             actions += steps
         out["checked_matches"] = checked
         out["checked_actions"] = actions

@@ -53,6 +53,7 @@ def _play(match: Match, rng: random.Random, check: bool, limit: int | None = Non
     bot = RandomBot(rng)
     lives_before = list(match.lives)
     actions = 0
+    seen = 0
     while not match.over and (limit is None or actions < limit):
         seat = match.to_move()
         assert seat is not None
@@ -65,7 +66,7 @@ def _play(match: Match, rng: random.Random, check: bool, limit: int | None = Non
         if check:
             check_cards(match)
             if actions % 7 == 0:
-                check_secrecy(match, seat)
+                seen = check_secrecy(match, seen)
     return actions
 
 

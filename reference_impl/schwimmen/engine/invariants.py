@@ -39,25 +39,34 @@ def check_lives(before: Sequence[int], after: Sequence[int]) -> None:
         raise AssertionError("a life came back")
 
 
-def check_secrecy(match: Match, seat: int) -> None:
-    """Nothing in the seat's view of the log or its observation shows a hidden card."""
-    for event in match.events_for(seat):
-        if isinstance(event, ev.Dealt) and event.seat != seat and event.cards is not None:
-            raise AssertionError("another seat's dealt cards are visible")
-        if isinstance(event, ev.ExtraDealt) and event.cards is not None:
-            raise AssertionError("the unseen extra hand is visible")
-        if isinstance(event, ev.MiddleDealt) and not event.face_up and event.cards is not None:
-            raise AssertionError("the face-down middle is visible")
-        if (
-            isinstance(event, ev.Drew)
-            and event.seat != seat
-            and event.source == "stock"
-            and event.card is not None
-        ):
-            raise AssertionError("a card drawn from the stock by another seat is visible")
-    observation = match.observation(seat)
-    own = sorted(match.round.hands.get(seat, []))
-    if sorted(parse(c) for c in observation["hand"]) != own:
-        raise AssertionError("the observation shows another hand than the seat's own")
-    if match.round.middle_hidden and observation["middle"] is not None:
-        raise AssertionError("the observation shows the face-down middle")
+def check_secrecy(match: Match, since: int = 0) -> int:
+    """Nothing in any seat's view of the log (from event ``since`` on) or in its observation
+    shows a card hidden from it. Returns the log's length, to pass as ``since`` next time."""
+    new = match.events[since:]
+    for seat in range(match.table_size):
+        for raw in new:
+            event = raw.for_seat(seat)
+            if isinstance(event, ev.Dealt) and event.seat != seat and event.cards is not None:
+                raise AssertionError("another seat's dealt cards are visible")
+            if isinstance(event, ev.ExtraDealt) and event.cards is not None:
+                raise AssertionError("the unseen extra hand is visible")
+            if (
+                isinstance(event, ev.MiddleDealt)
+                and not event.face_up
+                and event.cards is not None
+            ):
+                raise AssertionError("the face-down middle is visible")
+            if (
+                isinstance(event, ev.Drew)
+                and event.seat != seat
+                and event.source == "stock"
+                and event.card is not None
+            ):
+                raise AssertionError("a card drawn from the stock by another seat is visible")
+        observation = match.observation(seat)
+        own = sorted(match.round.hands.get(seat, []))
+        if sorted(parse(c) for c in observation["hand"]) != own:
+            raise AssertionError("the observation shows another hand than the seat's own")
+        if match.round.middle_hidden and observation["middle"] is not None:
+            raise AssertionError("the observation shows the face-down middle")
+    return len(match.events)
