@@ -24,9 +24,11 @@ from schwimmen.engine.hands import evaluator_for
 from schwimmen.engine.invariants import check_cards, check_lives, check_secrecy
 from schwimmen.engine.match import Match
 from schwimmen.engine.rounds import Round
-from schwimmen.protocol.actions import parse_text
+from schwimmen.protocol.actions import parse_text, to_text
+from schwimmen.protocol.cards import text
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import Ruleset
+from schwimmen.spec.present import points as points_text
 
 MAX_ACTIONS = 4_000
 
@@ -176,3 +178,40 @@ def test_event_log_does_not_depend_on_hash_randomisation() -> None:
         )
         outputs.add(result.stdout)
     assert len(outputs) == 1
+
+
+@pytest.mark.parametrize("name", ["pagat", "scat", "tri-palki", "forty-one"])
+def test_observation_agrees_with_the_state(name: str) -> None:
+    """The observation is built from shortcuts (precomputed texts, remembered hand values);
+    every field checked here is recomputed the plain way."""
+    match = Match(_ruleset(name), 4, seed=3)
+    bot = RandomBot(random.Random(4))
+    for _ in range(400):
+        if match.over:
+            break
+        seat = match.to_move()
+        assert seat is not None
+        obs = match.observation(seat)
+        rnd = match.round
+        assert obs["legal_actions"] == [to_text(a) for a in match.legal_actions()]
+        assert obs["hand"] == [text(c) for c in rnd.hands[seat]]
+        assert obs["lives"] == {f"P{s + 1}": n for s, n in enumerate(match.lives)}
+        if len(rnd.hands[seat]) != match.rules.cards.hand_size:
+            assert "value" not in obs
+        else:
+            value = match.evaluator.evaluate(rnd.hands[seat])
+            points = None if value.points is None else float(value.points)
+            assert obs["value"] == {"points": points, "hand": value.kind.value, "suit": value.suit}
+            obs["value"]["points"] = -1
+            assert match.observation(seat)["value"]["points"] == points
+        match.apply(bot.choose(match))
+
+
+def test_showdown_names_the_lowest_hand_by_its_points() -> None:
+    match = Match(_ruleset("pagat"), 4, seed=11)
+    _play(match, random.Random(5), check=False)
+    lowest = [r for r in match.results if r.why.startswith("lowest hand ")]
+    assert lowest
+    for result in lowest:
+        loser = min(result.losses)
+        assert result.why.startswith(f"lowest hand {points_text(result.values[loser].points)}:")

@@ -50,11 +50,7 @@ def check_secrecy(match: Match, since: int = 0) -> int:
                 raise AssertionError("another seat's dealt cards are visible")
             if isinstance(event, ev.ExtraDealt) and event.cards is not None:
                 raise AssertionError("the unseen extra hand is visible")
-            if (
-                isinstance(event, ev.MiddleDealt)
-                and not event.face_up
-                and event.cards is not None
-            ):
+            if isinstance(event, ev.MiddleDealt) and not event.face_up and event.cards is not None:
                 raise AssertionError("the face-down middle is visible")
             if (
                 isinstance(event, ev.Drew)

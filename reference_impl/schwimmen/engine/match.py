@@ -26,8 +26,8 @@ from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.engine.rounds import Phase, Round, RoundResult, value_json
 from schwimmen.protocol import events as ev
-from schwimmen.protocol.actions import Action, to_text
-from schwimmen.protocol.cards import Card, seat_name, text
+from schwimmen.protocol.actions import Action
+from schwimmen.protocol.cards import CARD_TEXT, Card, seat_name
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.rules import Rules
 from schwimmen.spec.vocabulary import AfterLast, Series
@@ -76,6 +76,8 @@ class Match:
             raise SetupError(f"this ruleset is played by {low} to {high} players, not {seats}")
         self.table_size = seats
         self._names = tuple(seat_name(s) for s in range(seats))
+        self._swim = rules.lives.after_last is AfterLast.SWIM
+        self._hand_size = rules.cards.hand_size
         self.dealer = seats - 1 if first_dealer is None else first_dealer
         if not 0 <= self.dealer < seats:
             raise SetupError(f"no seat {self.dealer} at a table of {seats}")
@@ -235,9 +237,13 @@ class Match:
 
     # ------------------------------------------------------------------ the API
     def to_move(self) -> int | None:
+        """The seat that must act now, or None once the match is over."""
         return None if self.over else self.round.to_move()
 
     def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to move, moves before knocks, in a fixed order.
+
+        Applying one of these very objects skips the legality check."""
         return [] if self.over else self.round.legal_actions()
 
     def legal_split(self) -> tuple[list[Action], list[Action]]:
@@ -245,6 +251,7 @@ class Match:
         return ([], []) if self.over else self.round.legal_split()
 
     def why_illegal(self, action: Action, seat: int | None = None) -> Reason | None:
+        """The reason code that :meth:`apply` would refuse ``action`` with, or None."""
         if self.over:
             return Reason.MATCH_OVER
         if seat is not None and seat != self.round.to_move():
@@ -278,42 +285,49 @@ class Match:
         return out
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see now, as JSON data (hands of others stay hidden, U43)."""
+        """What ``seat`` may see now, as JSON data (hands of others stay hidden, U43).
+
+        ``value`` is the seat's hand value; it is left out while a drawn card makes the
+        hand one card too long (the draw-and-discard game), where no value is defined.
+        The observation is asked for before every decision, so it is built from
+        precomputed names and card texts and the legal actions already listed."""
         rnd = self.round
         names = self._names
-        to_move = self.to_move()
-        middle = None if rnd.middle_hidden else [text(c) for c in rnd.middle]
+        over = self.over
+        to_move = None if over or rnd.phase is Phase.OVER else rnd.current
+        card = CARD_TEXT
+        hand = rnd.hands.get(seat)
         lives = self.lives
-        swim = self.rules.lives.after_last is AfterLast.SWIM
+        eliminated = self.eliminated
         obs: dict[str, Any] = {
             "seat": names[seat],
             "dealer": names[self.dealer],
             "round": self.round_no,
             "phase": rnd.phase.value,
             "to_move": None if to_move is None else names[to_move],
-            "hand": [text(c) for c in rnd.hands.get(seat, ())],
-            "middle": middle,
+            "hand": [] if hand is None else [card[c] for c in hand],
+            "middle": None if rnd.middle_hidden else [card[c] for c in rnd.middle],
             "middle_hidden": rnd.middle_hidden,
             "stock": len(rnd.stock),
-            "discard_top": text(rnd.discard[-1]) if rnd.discard else None,
+            "discard_top": card[rnd.discard[-1]] if rnd.discard else None,
             "knocker": None if rnd.knocker is None else names[rnd.knocker],
-            "closed": [names[s] for s in sorted(rnd.closed)],
-            "lives": {names[s]: lives[s] for s in range(self.table_size)},
-            "swimming": [
-                names[s]
-                for s in range(self.table_size)
-                if swim and lives[s] == 0 and s not in self.eliminated
-            ],
-            "eliminated": [names[s] for s in sorted(self.eliminated)],
-            "match_over": self.over,
+            "closed": [names[s] for s in sorted(rnd.closed)] if rnd.closed else [],
+            "lives": dict(zip(names, lives, strict=True)),
+            "swimming": (
+                [names[s] for s, n in enumerate(lives) if n == 0 and s not in eliminated]
+                if self._swim
+                else []
+            ),
+            "eliminated": [names[s] for s in sorted(eliminated)] if eliminated else [],
+            "match_over": over,
             "winners": [names[s] for s in self.winners],
         }
         if rnd.phase is Phase.DEALER_CHOICE and seat == self.dealer:
             obs["extra_hand"] = len(rnd.extra or [])
-        if seat in rnd.hands and rnd.phase is not Phase.OVER:
-            obs["value"] = value_json(self.evaluator.value(rnd.hands[seat]))
+        if hand is not None and rnd.phase is not Phase.OVER and len(hand) == self._hand_size:
+            obs["value"] = value_json(self.evaluator.value(hand))
         if to_move == seat:
-            obs["legal_actions"] = [to_text(a) for a in self.legal_actions()]
+            obs["legal_actions"] = rnd.legal_texts()
         return obs
 
 

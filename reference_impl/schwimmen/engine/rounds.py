@@ -259,7 +259,13 @@ class Round:
 
     def _check_deal(self, seats: Sequence[int]) -> bool:
         """End the round if a hand dealt to ``seats`` must end it (U09, U13, U14, U40)."""
-        flags = {s: self._flags(s) for s in seats}
+        packed, hands = self.evaluator.packed, self.hands
+        flags = {s: packed(hands[s]) & _FLAG_MASK for s in seats}
+        seen = 0
+        for f in flags.values():
+            seen |= f
+        if not seen & (FEUER | FEUER_LIGHT | MAXIMUM):
+            return False
         feuer = [s for s in seats if flags[s] & FEUER]
         if feuer:
             self._end_special(EndReason.FEUER, feuer, True)
@@ -443,6 +449,13 @@ class Round:
         if self._legal is None:
             self._legal = self._legal_actions()
         return list(self._legal)
+
+    def legal_texts(self) -> list[str]:
+        """The canonical texts of :meth:`legal_actions`, in the same order."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        return [a.text for a in legal]
 
     def legal_split(self) -> tuple[list[Action], list[Action]]:
         """The legal actions as (moves, knocks): knocks are a knock, or a move that ends
@@ -912,14 +925,40 @@ class Round:
 
 
 def _points_text(value: HandValue) -> str:
-    if value.points is None:
-        return value.kind.value
-    return points_text(value.points)
+    """``30½``, or the hand's name where it has no points; remembered like :func:`value_json`."""
+    return _forms(value)[2]
+
+
+_VALUE_FORMS: dict[int, tuple[HandValue, dict[str, Any], str]] = {}
+_VALUE_FORMS_LIMIT = 1 << 19
+
+
+def _forms(value: HandValue) -> tuple[HandValue, dict[str, Any], str]:
+    """The JSON form and the points text of a hand value.
+
+    Hand values come from the evaluator's memo, so the few thousand distinct ones are
+    converted once (the entry keeps its value alive, so the ``id`` cannot be reused; the
+    memo is emptied if values from elsewhere ever fill it)."""
+    entry = _VALUE_FORMS.get(id(value))
+    if entry is None or entry[0] is not value:
+        if len(_VALUE_FORMS) >= _VALUE_FORMS_LIMIT:
+            _VALUE_FORMS.clear()
+        points = value.points
+        entry = _VALUE_FORMS[id(value)] = (
+            value,
+            {
+                "points": None if points is None else float(points),
+                "hand": value.kind.value,
+                "suit": value.suit,
+            },
+            value.kind.value if points is None else points_text(points),
+        )
+    return entry
 
 
 def value_json(value: HandValue) -> dict[str, Any]:
-    points: float | None = None if value.points is None else float(value.points)
-    return {"points": points, "hand": value.kind.value, "suit": value.suit}
+    """The JSON form of a hand value, a fresh dict each time."""
+    return dict(_forms(value)[1])
 
 
 def describe_hand(cards: Sequence[Card]) -> str:

@@ -17,6 +17,8 @@ SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 _RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 _TEXT = {s * 16 + r: RANKS[r] + SUITS[s] for s in range(len(SUITS)) for r in range(len(RANKS))}
+CARD_TEXT: dict[Card, str] = _TEXT
+"""Card number to canonical text, for loops that format many cards."""
 _PARSE = {text: card for card, text in _TEXT.items()}
 
 
