@@ -20,6 +20,7 @@ from schwimmen.conformance.harness import default_rulesets, resolve_all
 from schwimmen.docsgen import (
     compare,
     disagreements,
+    engineapi,
     fixturepages,
     glossary,
     guides,
@@ -37,6 +38,7 @@ from schwimmen.docsgen.markup import (
     CONFORMANCE_DOCS,
     DECISIONS,
     DISAGREEMENTS,
+    ENGINE_API,
     FIXTURES_INDEX,
     GLOSSARY,
     GUIDE_HOUSE_RULE,
@@ -204,6 +206,10 @@ def build_site(given: SiteInput) -> SiteOutput:
         Page(GLOSSARY, reference.glossary_markdown(glossary.TERMS)),
         Page(DECISIONS, reference.decisions_markdown(site)),
         Page(CLI_REFERENCE, reference.cli_markdown(given.cli_parser)),
+        Page(
+            ENGINE_API,
+            engineapi.engine_api_markdown(given.example.base if given.examples else None),
+        ),
         Page(SCHEMA_REFERENCE, reference.schema_markdown(given.schema, site)),
     ]
     if given.simulate:
@@ -271,9 +277,7 @@ def _reference_engine() -> Callable[[Mapping[str, Any]], Mapping[str, Any]]:
 def _testing_guide(site: Site, suite: Suite | None, given: SiteInput) -> str:
     examples = None
     if suite is not None and given.examples:
-        examples = testguide.make_examples(
-            site, suite, _reference_engine(), given.example.base
-        )
+        examples = testguide.make_examples(site, suite, _reference_engine(), given.example.base)
     return testguide.testing_guide_markdown(
         site, suite, given.cli_parser, given.adapter_example, examples
     )
@@ -343,6 +347,7 @@ def navigation(
                 {"Glossary": GLOSSARY},
                 {"File format": SCHEMA_REFERENCE},
                 {"Command line": CLI_REFERENCE},
+                {"Engine API (Python)": ENGINE_API},
                 {"Decisions": DECISIONS},
             ]
         },

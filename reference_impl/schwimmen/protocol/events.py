@@ -60,6 +60,8 @@ def _seats_json(value: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class RoundStarted(Event):
+    """A round begins: its number, the dealer, and the seats dealt in, in dealing order."""
+
     type: ClassVar[str] = "round-started"
     seat_fields: ClassVar[tuple[str, ...]] = ("dealer", "seats")
     round: int
@@ -85,6 +87,8 @@ class Dealt(Event):
 
 @dataclass(frozen=True, slots=True)
 class MiddleDealt(Event):
+    """The middle is dealt, face up or face down (then its cards are not shown)."""
+
     type: ClassVar[str] = "middle-dealt"
     card_fields: ClassVar[tuple[str, ...]] = ("cards",)
     cards: tuple[Card, ...] | None
@@ -110,6 +114,8 @@ class ExtraDealt(Event):
 
 @dataclass(frozen=True, slots=True)
 class UpcardDealt(Event):
+    """The first card of the discard pile is turned up (draw-and-discard game)."""
+
     type: ClassVar[str] = "upcard"
     card_fields: ClassVar[tuple[str, ...]] = ("card",)
     card: Card
@@ -117,6 +123,8 @@ class UpcardDealt(Event):
 
 @dataclass(frozen=True, slots=True)
 class DealerChose(Event):
+    """The dealer keeps his hand or takes the extra one; the middle that results."""
+
     type: ClassVar[str] = "dealer-chose"
     card_fields: ClassVar[tuple[str, ...]] = ("middle",)
     seat_fields: ClassVar[tuple[str, ...]] = ("seat",)
@@ -139,6 +147,8 @@ class Revealed(Event):
 
 @dataclass(frozen=True, slots=True)
 class RevealDeclined(Event):
+    """A player with a dealt 31 chooses not to show it, where showing is optional."""
+
     type: ClassVar[str] = "reveal-declined"
     seat_fields: ClassVar[tuple[str, ...]] = ("seat",)
     seat: Seat
@@ -146,6 +156,8 @@ class RevealDeclined(Event):
 
 @dataclass(frozen=True, slots=True)
 class Swapped(Event):
+    """A player gives cards from the hand for cards of the middle."""
+
     type: ClassVar[str] = "swapped"
     card_fields: ClassVar[tuple[str, ...]] = ("gave", "took")
     seat_fields: ClassVar[tuple[str, ...]] = ("seat",)
@@ -156,6 +168,8 @@ class Swapped(Event):
 
 @dataclass(frozen=True, slots=True)
 class Passed(Event):
+    """A player passes (schiebt)."""
+
     type: ClassVar[str] = "passed"
     seat_fields: ClassVar[tuple[str, ...]] = ("seat",)
     seat: Seat
@@ -163,6 +177,8 @@ class Passed(Event):
 
 @dataclass(frozen=True, slots=True)
 class Knocked(Event):
+    """A player knocks or closes; the last cycle (or personal closing) begins."""
+
     type: ClassVar[str] = "knocked"
     seat_fields: ClassVar[tuple[str, ...]] = ("seat",)
     seat: Seat
@@ -170,6 +186,8 @@ class Knocked(Event):
 
 @dataclass(frozen=True, slots=True)
 class MiddleTurnedUp(Event):
+    """A face-down middle is turned up by the player about to swap with it."""
+
     type: ClassVar[str] = "middle-turned-up"
     card_fields: ClassVar[tuple[str, ...]] = ("cards",)
     seat_fields: ClassVar[tuple[str, ...]] = ("seat",)
@@ -179,6 +197,8 @@ class MiddleTurnedUp(Event):
 
 @dataclass(frozen=True, slots=True)
 class MiddleReplaced(Event):
+    """Everybody passed: the middle is replaced from the stock."""
+
     type: ClassVar[str] = "table-replaced"
     card_fields: ClassVar[tuple[str, ...]] = ("old", "new")
     old: tuple[Card, ...]
@@ -187,6 +207,8 @@ class MiddleReplaced(Event):
 
 @dataclass(frozen=True, slots=True)
 class WashedOut(Event):
+    """A middle of one suit is washed out and replaced; the mover may get an extra turn."""
+
     type: ClassVar[str] = "washed-out"
     card_fields: ClassVar[tuple[str, ...]] = ("old", "new")
     seat_fields: ClassVar[tuple[str, ...]] = ("extra_turn",)
@@ -197,6 +219,8 @@ class WashedOut(Event):
 
 @dataclass(frozen=True, slots=True)
 class Drew(Event):
+    """A player draws from the stock (only the drawer sees the card) or the discard pile."""
+
     type: ClassVar[str] = "drew"
     card_fields: ClassVar[tuple[str, ...]] = ("card",)
     seat_fields: ClassVar[tuple[str, ...]] = ("seat",)
@@ -212,6 +236,8 @@ class Drew(Event):
 
 @dataclass(frozen=True, slots=True)
 class Discarded(Event):
+    """A player throws a card onto the discard pile."""
+
     type: ClassVar[str] = "discarded"
     card_fields: ClassVar[tuple[str, ...]] = ("card",)
     seat_fields: ClassVar[tuple[str, ...]] = ("seat",)
@@ -221,6 +247,8 @@ class Discarded(Event):
 
 @dataclass(frozen=True, slots=True)
 class StockRenewed(Event):
+    """The stock ran out and the discard pile, but its top card, becomes the stock."""
+
     type: ClassVar[str] = "stock-renewed"
     count: int
 
@@ -250,6 +278,8 @@ class RoundEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class LivesLost(Event):
+    """A seat loses lives (or takes sticks) at the end of a round; how many are left."""
+
     type: ClassVar[str] = "lives-lost"
     seat_fields: ClassVar[tuple[str, ...]] = ("seat",)
     seat: Seat
@@ -259,6 +289,8 @@ class LivesLost(Event):
 
 @dataclass(frozen=True, slots=True)
 class Swimming(Event):
+    """A seat has lost its last life and swims."""
+
     type: ClassVar[str] = "swimming"
     seat_fields: ClassVar[tuple[str, ...]] = ("seat",)
     seat: Seat
@@ -266,6 +298,8 @@ class Swimming(Event):
 
 @dataclass(frozen=True, slots=True)
 class Eliminated(Event):
+    """A seat is out of the match."""
+
     type: ClassVar[str] = "eliminated"
     seat_fields: ClassVar[tuple[str, ...]] = ("seat",)
     seat: Seat
@@ -273,12 +307,18 @@ class Eliminated(Event):
 
 @dataclass(frozen=True, slots=True)
 class RoundReplayed(Event):
+    """The showdown would put out every player left, so nobody loses and the round is dealt
+    again.
+    """
+
     type: ClassVar[str] = "round-replayed"
     why: str
 
 
 @dataclass(frozen=True, slots=True)
 class NextDealer(Event):
+    """The deal passes to this seat."""
+
     type: ClassVar[str] = "next-dealer"
     seat_fields: ClassVar[tuple[str, ...]] = ("seat",)
     seat: Seat
@@ -286,6 +326,8 @@ class NextDealer(Event):
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
+    """The match is over: its winners, whether they share the win, and series points."""
+
     type: ClassVar[str] = "match-ended"
     seat_fields: ClassVar[tuple[str, ...]] = ("winners", "points")
     winners: tuple[Seat, ...]
@@ -295,6 +337,8 @@ class MatchEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class MatchStarted(Event):
+    """A match begins: its number in a series, the table size, the first dealer, the lives."""
+
     type: ClassVar[str] = "match-started"
     seat_fields: ClassVar[tuple[str, ...]] = ("dealer",)
     match: int
