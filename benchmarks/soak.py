@@ -1,6 +1,7 @@
 """Soak run: every ruleset and house rule, many random-bot matches, every invariant.
 
     python benchmarks/soak.py [--matches 10000] [--checked 300] [--rounds 2000] [--jobs 2]
+                              [--ruleset NAME ...] [--first 0]
 
 For each ruleset and each house rule on the ruleset it comes from:
 
@@ -8,12 +9,15 @@ For each ruleset and each house rule on the ruleset it comes from:
    exception, and every match ends within the simulator's cap on rounds;
 2. ``--checked`` matches on the full engine with every invariant checked after every
    action: each card in exactly one place, hand sizes, lives never coming back, a legal
-   action for every seat to move, observations that hide what a seat may not see;
+   action for every seat to move, observations that hide what a seat may not see (a
+   match still going after 20,000 actions is stopped there and counted as capped);
 3. ``--rounds`` compiled rounds replayed action by action through the full engine, with
    the same end, the same reason and the same losses (differential test).
 
-Exit status 1 if anything broke. Takes minutes, not seconds: it is not part of the
-default test run.
+``--first`` numbers the matches from there (seeds and table sizes follow the number), so a
+long run can be split over processes: ``--matches 5000`` and ``--matches 5000 --first 5000``
+together are the run of 10,000. Exit status 1 if anything broke. Takes minutes, not
+seconds: it is not part of the default test run.
 """
 
 from __future__ import annotations
@@ -43,7 +47,10 @@ def _seats(low: int, high: int, i: int) -> int:
     return low + i % (high - low + 1)
 
 
-def soak_one(name: str, matches: int, checked: int, rounds: int) -> dict[str, Any]:
+CHECKED_CAP = 20_000
+
+
+def soak_one(name: str, matches: int, checked: int, rounds: int, first: int = 0) -> dict[str, Any]:
     catalog = Catalog.load()
     rules = catalog.resolve(name).rules
     low, high = rules.players.min, rules.players.max
@@ -52,7 +59,7 @@ def soak_one(name: str, matches: int, checked: int, rounds: int) -> dict[str, An
     try:
         stats = Stats()
         sims = {n: Simulator(rules, n) for n in range(low, min(high, 6) + 1)}
-        for i in range(matches):
+        for i in range(first, first + matches):
             sims[_seats(low, high, i)].play_match(random.Random(i), stats)
         out["matches"] = stats.matches
         out["rounds"] = stats.rounds
@@ -63,15 +70,16 @@ def soak_one(name: str, matches: int, checked: int, rounds: int) -> dict[str, An
     out["compiled_s"] = time.perf_counter() - start
     start = time.perf_counter()
     actions = 0
+    capped = 0
     try:
-        for i in range(checked):
+        for i in range(first, first + checked):
             seats = _seats(low, high, i)
             match = Match(rules, seats, seed=i, lives=2)
             bot = RandomBot(random.Random(i))
             lives = list(match.lives)
             steps = 0
             seen = 0
-            while not match.over and steps < 20_000:
+            while not match.over and steps < CHECKED_CAP:
                 seat = match.to_move()
                 if seat is None or not match.legal_actions():
                     raise AssertionError("no legal action for the seat to move")
@@ -83,7 +91,9 @@ def soak_one(name: str, matches: int, checked: int, rounds: int) -> dict[str, An
                 if steps % 11 == 0:
                     seen = check_secrecy(match, seen)
             actions += steps
+            capped += not match.over
         out["checked_matches"] = checked
+        out["checked_capped"] = capped
         out["checked_actions"] = actions
     except Exception:
         out["problems"].append("full engine: " + traceback.format_exc(limit=4))
@@ -92,7 +102,7 @@ def soak_one(name: str, matches: int, checked: int, rounds: int) -> dict[str, An
     try:
         compiled = compile_round(rules, trace=True)
         evaluator = evaluator_for(rules)
-        rng = random.Random(99)
+        rng = random.Random(99 + first)
         for _ in range(rounds):
             n = _seats(low, high, rng.randrange(100))
             deck = list(evaluator.pack)
@@ -126,13 +136,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2_000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--ruleset", action="append")
+    parser.add_argument("--first", type=int, default=0, help="number of the first match")
     args = parser.parse_args(argv)
     names = args.ruleset or default_rulesets(Catalog.load())
     bad = 0
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         futures = {
-            pool.submit(soak_one, n, args.matches, args.checked, args.rounds): n for n in names
+            pool.submit(soak_one, n, args.matches, args.checked, args.rounds, args.first): n
+            for n in names
         }
         for future in as_completed(futures):
             r = future.result()
@@ -141,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{status:6s} {r['ruleset']:42s} {r.get('matches', 0):6d} matches "
                 f"({r.get('rounds', 0):7d} rounds) {r['compiled_s']:6.1f}s | "
-                f"{r.get('checked_matches', 0)} checked ({r.get('checked_actions', 0)} actions) "
+                f"{r.get('checked_matches', 0)} checked ({r.get('checked_actions', 0)} actions, "
+                f"{r.get('checked_capped', 0)} capped) "
                 f"{r['checked_s']:6.1f}s | {r.get('differential_rounds', 0)} differential "
                 f"{r['differential_s']:5.1f}s",
                 flush=True,
