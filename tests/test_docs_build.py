@@ -469,3 +469,15 @@ def test_the_engine_api_page_describes_the_real_api() -> None:
         assert kind.value in texts, kind
     for cls in engineapi.event_classes():
         assert cls.__doc__ and not cls.__doc__.startswith(cls.__name__ + "("), cls.__name__
+
+
+def test_the_readme_python_example_runs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+    assert blocks
+    for block in blocks:
+        result = subprocess.run(
+            [sys.executable, "-c", block], capture_output=True, text=True, timeout=120, check=False
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip()
