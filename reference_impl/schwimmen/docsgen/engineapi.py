@@ -113,8 +113,8 @@ match = Match(ruleset, 4, seed=7)
 
 seat = match.to_move()
 view = match.observation(seat)
-print("P%d to move, holding" % (seat + 1), view["hand"], "worth", view["value"]["points"])
-print("first legal actions:", view["legal_actions"][:4])
+print(view["seat"], "to move, holding", view["hand"])
+print("legal:", view["legal_actions"][:4])
 
 try:  # another seat tries to move out of turn
     match.apply(parse_text("pass"), seat=(seat + 1) % 4)
@@ -125,9 +125,10 @@ bot = RandomBot(random.Random(1))
 while not match.over:
     match.apply(bot.choose(match))
 
-print("rounds played:", match.round_no, "- winners:", ["P%d" % (s + 1) for s in match.winners])
+print("rounds played:", match.round_no)
+print("winners:", [f"P{s + 1}" for s in match.winners])
 last = match.results[-1]
-print("the last round ended by", last.reason.value + ":", last.why)
+print("last round:", last.reason.value, "-", last.why)
 """
 
 
@@ -259,7 +260,11 @@ def engine_api_markdown(ruleset: str | None) -> str:
             "The observation it took of the first seat to move, in full:",
             "",
             "```json",
-            json.dumps(view, indent=2, ensure_ascii=False),
+            "{\n"
+            + ",\n".join(
+                f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in view.items()
+            )
+            + "\n}",
             "```",
             "",
         ]
