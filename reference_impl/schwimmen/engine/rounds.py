@@ -110,7 +110,7 @@ def _no_emit(_event: ev.Event) -> None:
     return None
 
 
-@dataclass
+@dataclass(slots=True)
 class Round:
     """The mutable state of one deal. Build it with :meth:`deal` or :meth:`from_position`."""
 
