@@ -227,11 +227,17 @@ def position_md(fixture: Fixture) -> str:
     return "\n".join(out)
 
 
+def _step_md(seat: str, action: str) -> str:
+    if seat == "table":  # the one step that is no seat's action (FIXTURES.md)
+        return f'The table starts the next match <span class="canon">{code(action)}</span>'
+    return f"**{seat}** {action_md(action)}"
+
+
 def steps_md(fixture: Fixture) -> str:
     pairs = step_pairs(fixture)
     if not pairs:
         return "No steps: the outcome follows from the position itself.\n"
-    lines = [f"{i}. **{seat}** {action_md(action)}" for i, (seat, action) in enumerate(pairs, 1)]
+    lines = [f"{i}. " + _step_md(seat, action) for i, (seat, action) in enumerate(pairs, 1)]
     return '<div class="fx-steps" markdown>\n\n' + "\n".join(lines) + "\n\n</div>\n"
 
 

@@ -185,8 +185,12 @@ def _play(rules: Rules, request: Mapping[str, Any]) -> dict[str, Any]:
     for index, step in enumerate(request.get("steps", ()), start=1):
         seat_raw, action_text = _step(step)
         try:
-            action = parse_text(action_text)
-            match.apply(action, parse_seat(seat_raw))
+            if seat_raw == TABLE:
+                if action_text != NEXT_MATCH:
+                    raise CaseError(f"step {index}: the table can only start the {NEXT_MATCH}")
+                match.next_match()
+            else:
+                match.apply(parse_text(action_text), parse_seat(seat_raw))
             steps.append({"accepted": True})
         except ActionSyntaxError as exc:
             raise CaseError(f"step {index}: {exc}") from None
@@ -218,7 +222,13 @@ def _play(rules: Rules, request: Mapping[str, Any]) -> dict[str, Any]:
     return outcome
 
 
+TABLE = "table"
+NEXT_MATCH = "next-match"
+
+
 def _step(step: Any) -> tuple[str, str]:
+    """``{P1: action}`` (or ``{seat, action}``), or ``{table: next-match}``: the table
+    starts the next match of a series (U34)."""
     if isinstance(step, Mapping):
         if "seat" in step and "action" in step:
             return str(step["seat"]), str(step["action"])
