@@ -8,6 +8,7 @@ import json
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -101,3 +102,25 @@ def test_pytest_plugin_runs_the_suite_in_a_python_test_run(pytester: pytest.Pyte
 def test_protocol_documents_exist() -> None:
     for name in ("PROTOCOL.md", "INTERPRETING.md", "ADAPTERS.md", "FIXTURES.md"):
         assert (Path(__file__).parent.parent / "conformance" / name).is_file()
+
+
+def test_the_table_step_starts_only_the_next_match(catalog: Catalog) -> None:
+    from schwimmen.conformance.fixtures import parameter_values
+    from schwimmen.engine.adapter import run_case
+
+    def request(ruleset: str, steps: list[dict[str, str]]) -> dict[str, Any]:
+        params = parameter_values(catalog.resolve(ruleset))
+        return {
+            "kind": "match",
+            "ruleset": {"id": ruleset, "parameters": params},
+            "seats": 2,
+            "lives": {"P1": 0, "P2": 0},
+            "hands": {"P1": ["7C", "8D", "9H"], "P2": ["AC", "KC", "9D"]},
+            "middle": ["10S", "JS", "QS"],
+            "steps": steps,
+        }
+
+    early = run_case(request("online", [{"table": "next-match"}]))
+    assert early["outcome"]["steps"] == [{"accepted": False, "reason": "wrong-phase"}]
+    wrong = run_case(request("online", [{"table": "dance"}]))
+    assert wrong["status"] == "errored" and "next-match" in wrong["message"]
