@@ -37,6 +37,7 @@ PAGES = {
     "fixtures-index": "fixtures/",
     "statistics": "compare/statistics/",
     "guide-test": "guides/test-your-implementation/",
+    "engine-api": "reference/engine/",
 }
 CHROMIUM_FLAGS = (
     "--headless",
@@ -231,7 +232,9 @@ def test_search_finds_feuer(driver: Any, base_url: str, screenshots: Path) -> No
     driver.save_screenshot(str(screenshots / "search-feuer-desktop-1280x900.png"))
 
 
-@pytest.mark.parametrize("name", ["fixture", "fixture-evaluation", "statistics", "guide-test"])
+@pytest.mark.parametrize(
+    "name", ["fixture", "fixture-evaluation", "statistics", "guide-test", "engine-api"]
+)
 def test_new_pages_fit_a_phone(driver: Any, base_url: str, name: str) -> None:
     """Nothing makes the page itself scroll sideways on a phone (wide tables and code
     scroll inside their own boxes), and the charts are drawn at a readable size."""
