@@ -159,3 +159,28 @@ def test_cli_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
     assert bad == 1
     out = capsys.readouterr().out
     assert "failed" in out
+
+
+def test_states_after_a_step_are_matched_like_the_final_state() -> None:
+    from schwimmen.conformance.compare import compare
+
+    expect = {"after_step": {"2": {"to_move": "P3", "swimming": ["P1", "P2"]}}}
+    assert [m.path for m in compare(expect, {})] == ["after_step.2"]
+    wrong = {"states": {"2": {"to_move": "P1", "swimming": ["P2", "P1"]}}}
+    assert [m.path for m in compare(expect, wrong)] == ["after_step.2.to_move"]
+    right = {"states": {"2": {"to_move": "P3", "swimming": ["P2", "P1"]}}}
+    assert compare(expect, right) == []
+
+
+def test_requests_ask_for_the_checkpoints_the_cases_check(catalog: Catalog) -> None:
+    from schwimmen.conformance.fixtures import load_fixtures
+
+    fixtures, errors = load_fixtures()
+    assert not errors
+    checked = [f for f in fixtures if f.checkpoints()]
+    assert checked
+    for fixture in checked:
+        request = fixture.request(catalog.resolve("pagat"))
+        assert request["checkpoints"] == fixture.checkpoints()
+    unchecked = next(f for f in fixtures if not f.checkpoints())
+    assert "checkpoints" not in unchecked.request(catalog.resolve("pagat"))

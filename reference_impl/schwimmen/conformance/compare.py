@@ -3,7 +3,9 @@
 Matching is partial: only what a case states is checked, so a fixture about who loses
 does not also pin the event wording. Within what is stated it is exact: ``losses`` lists
 every seat that loses (an unmentioned seat must lose nothing), card lists keep their
-order, and seat lists (swimming, eliminated, winners) are compared as sets.
+order, and seat lists (swimming, eliminated, winners) are compared as sets. States
+``after_step`` are matched like the state after the last step, against the outcome's
+``states``.
 """
 
 from __future__ import annotations
@@ -93,7 +95,16 @@ def compare(
             out,
         )
     for key, expected in expect.items():
-        if key == "steps":
+        if key == "after_step":
+            states = outcome.get("states")
+            for number, state_expected in expected.items():
+                state = states.get(number) if isinstance(states, Mapping) else None
+                if not isinstance(state, Mapping):
+                    out.append(Mismatch(f"after_step.{number}", state_expected, _MISSING))
+                    continue
+                for m in compare(state_expected, state):
+                    out.append(Mismatch(f"after_step.{number}.{m.path}", m.expected, m.actual))
+        elif key == "steps":
             if not steps:
                 _steps(expected, outcome.get("steps", []), out)
         elif key == "end":

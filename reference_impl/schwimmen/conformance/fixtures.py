@@ -120,14 +120,22 @@ class Fixture:
                 return case
         return None
 
+    def checkpoints(self) -> list[int]:
+        """The steps after which some case checks the state (``after_step``)."""
+        return sorted({int(n) for c in self.cases for n in c.expect.get("after_step", {})})
+
     def request(self, ruleset: Ruleset) -> dict[str, Any]:
         """The language-neutral request that runs this fixture under ``ruleset``."""
-        return {
+        request = {
             "kind": self.kind,
             "fixture": self.id,
             "ruleset": {"id": ruleset.id, "parameters": parameter_values(ruleset)},
             **{k: v for k, v in self.setup.items()},
         }
+        checkpoints = self.checkpoints()
+        if checkpoints:
+            request["checkpoints"] = checkpoints
+        return request
 
 
 @cache

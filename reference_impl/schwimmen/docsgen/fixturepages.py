@@ -385,7 +385,14 @@ def expectation_lines(fixture: Fixture, expect: Mapping[str, Any]) -> list[str]:
     steps = step_pairs(fixture)
     lines: list[str] = []
     for key, value in expect.items():
-        if key == "end":
+        if key == "after_step":
+            for n, state in sorted(value.items(), key=lambda x: int(x[0])):
+                inner = " ".join(
+                    part if part.endswith(".") else part + "."
+                    for part in expectation_lines(fixture, state)
+                )
+                lines.append(f"After step {int(n)}: {inner}")
+        elif key == "end":
             lines.append(round_md(value, steps))
         elif key == "rounds":
             for i, r in enumerate(value, 1):

@@ -181,6 +181,8 @@ def _play(rules: Rules, request: Mapping[str, Any]) -> dict[str, Any]:
             ended.append(_result_json(result, after_step))
         seen = len(match.results)
 
+    checkpoints = {int(n) for n in request.get("checkpoints", ())}
+    states: dict[str, dict[str, Any]] = {}
     collect(0)
     for index, step in enumerate(request.get("steps", ()), start=1):
         seat_raw, action_text = _step(step)
@@ -197,11 +199,22 @@ def _play(rules: Rules, request: Mapping[str, Any]) -> dict[str, Any]:
         except IllegalAction as exc:
             steps.append({"accepted": False, "reason": exc.reason.value})
         collect(index)
+        if index in checkpoints:
+            states[str(index)] = _state(match)
+    outcome: dict[str, Any] = {"steps": steps, "rounds": ended, **_state(match)}
+    if states:
+        outcome["states"] = states
+    if request.get("events"):
+        outcome["events"] = [e.to_json() for e in match.events]
+    return outcome
+
+
+def _state(match: Match) -> dict[str, Any]:
+    """The state fields of an outcome: after the last step, or after a checkpoint."""
     rnd = match.round
-    outcome: dict[str, Any] = {
-        "steps": steps,
-        "rounds": ended,
-        "to_move": None if match.to_move() is None else seat_name(match.to_move() or 0),
+    to_move = match.to_move()
+    return {
+        "to_move": None if to_move is None else seat_name(to_move),
         "phase": "match-over" if match.over else rnd.phase.value,
         "dealer": seat_name(match.dealer),
         "middle": None if rnd.middle_hidden else [text(c) for c in rnd.middle],
@@ -210,16 +223,13 @@ def _play(rules: Rules, request: Mapping[str, Any]) -> dict[str, Any]:
         "discard_top": text(rnd.discard[-1]) if rnd.discard else None,
         "knocker": None if rnd.knocker is None else seat_name(rnd.knocker),
         "legal": [str(a) for a in match.legal_actions()],
-        "lives": {seat_name(s): match.lives[s] for s in range(seats)},
+        "lives": {seat_name(s): match.lives[s] for s in range(match.table_size)},
         "swimming": [seat_name(s) for s in match.swimming()],
         "eliminated": [seat_name(s) for s in sorted(match.eliminated)],
         "match_over": match.over,
         "winners": [seat_name(s) for s in match.winners],
         "points": {seat_name(s): p for s, p in enumerate(match.points) if p},
     }
-    if request.get("events"):
-        outcome["events"] = [e.to_json() for e in match.events]
-    return outcome
 
 
 TABLE = "table"
