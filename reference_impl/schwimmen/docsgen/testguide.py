@@ -435,7 +435,9 @@ def testing_guide_markdown(
         "4. **Set up the position.** Deal exactly the given cards (or the stacked pack by the "
         "ruleset's procedure): most engines need one hook, *start a round from these cards*.",
         "5. **Play the steps and report.** Apply each step as its seat, record it accepted or "
-        "refused with the reason code, and report the rounds and the state.",
+        "refused with the reason code, and report the rounds and the state (also after the "
+        f"steps named in {code('checkpoints')}, and start the next match on "
+        f"{code('{table: next-match}')}).",
         f"6. **Check it.** Run with {code('--validate-protocol')} while writing it; then run "
         f"everything and keep a baseline with {code('--track')}.",
         "",
