@@ -31,6 +31,7 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
     table,
     where,
+    wide_page,
 )
 from schwimmen.docsgen.values import Cell, row_cells, short, short_md, value_classes
 from schwimmen.spec.model import ProvenanceKind, Setting
@@ -89,14 +90,7 @@ def comparison_markdown(site: Site) -> str:
     here = COMPARISON
     rulesets = site.rulesets
     out = [
-        "---",
-        "hide:",
-        "  - navigation",
-        "  - toc",
-        "---",
-        "",
-        "# Compare the rulesets",
-        "",
+        *wide_page("Compare the rulesets", hide_navigation=True),
         f"Every rule of the {len(rulesets)} rulesets side by side, one table per topic. "
         f"For two rulesets at a time see {link(here, PAIRS_INDEX, 'Compare two')}.",
         "",
@@ -178,14 +172,7 @@ def pair_markdown(site: Site, a: str, b: str) -> str:
     order = {p.path: i for i, p in enumerate(PARAMETERS)}
     differ.sort(key=order.__getitem__)
     out = [
-        "---",
-        "hide:",
-        "  - navigation",
-        "  - toc",
-        "---",
-        "",
-        f"# {a} vs {b}",
-        "",
+        *wide_page(f"{a} vs {b}", hide_navigation=True),
         f"{link(here, ruleset_page(a), esc(ra.title))} and "
         f"{link(here, ruleset_page(b), esc(rb.title))} differ in **{len(differ)}** rules. "
         f"On the command line: {code(f'schwimmen diff {a} {b}')}.",
@@ -245,13 +232,7 @@ def pairs_index_markdown(site: Site) -> str:
             )
         rows.append(row)
     out = [
-        "---",
-        "hide:",
-        "  - toc",
-        "---",
-        "",
-        "# Compare two rulesets",
-        "",
+        *wide_page("Compare two rulesets"),
         "Each number is how many rules two rulesets set differently; follow it to see those "
         "rules side by side with their evidence. The darker the cell, the further apart.",
         "",

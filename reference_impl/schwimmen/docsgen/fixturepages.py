@@ -42,6 +42,7 @@ from schwimmen.docsgen.markup import (
     rel,
     ruleset_page,
     table,
+    wide_page,
 )
 from schwimmen.docsgen.suite import (
     KINDS,
@@ -652,13 +653,7 @@ def fixtures_index_markdown(site: Site, suite: Suite) -> str:
     areas = suite.areas()
     rulesets = [n for n in suite.names if house_rule_of(n) is None]
     out = [
-        "---",
-        "hide:",
-        "  - toc",
-        "---",
-        "",
-        "# Conformance fixtures",
-        "",
+        *wide_page("Conformance fixtures"),
         f"The conformance suite: **{len(suite.fixtures)} fixtures**, each a position, the moves "
         "played from it and the expected outcome under every ruleset it applies to. "
         f"Run by default against the {len(rulesets)} rulesets and the "

@@ -61,6 +61,13 @@ def fixture_page(fid: str) -> str:
     return f"fixtures/{fid}.md"
 
 
+def wide_page(title: str, *, hide_navigation: bool = False) -> list[str]:
+    """The first lines of a page whose tables need the width of the table of contents
+    (and, for the widest, of the navigation too): the front matter and the title."""
+    hidden = ["  - navigation"] if hide_navigation else []
+    return ["---", "hide:", *hidden, "  - toc", "---", "", f"# {title}", ""]
+
+
 def conformance_doc(name: str) -> str:
     return f"conformance/{name}"
 

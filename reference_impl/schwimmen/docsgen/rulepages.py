@@ -33,6 +33,7 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
     source_link,
     table,
+    wide_page,
 )
 from schwimmen.docsgen.values import explanation, short_md
 from schwimmen.spec.loader import SpecFile
@@ -299,13 +300,7 @@ def rulesets_index_markdown(site: Site) -> str:
     """The overview of all rulesets: where each comes from and how much is cited."""
     here = RULESETS_INDEX
     out = [
-        "---",
-        "hide:",
-        "  - toc",
-        "---",
-        "",
-        "# The rulesets",
-        "",
+        *wide_page("The rulesets"),
         "Ten published descriptions of Schwimmen and its relatives, each turned into an exact "
         "ruleset. Every rule of every ruleset carries its provenance; the counts show how much "
         "of each ruleset its source actually says.",
@@ -352,13 +347,7 @@ def _bar(counts: dict[ProvenanceKind, int]) -> str:
 def house_rules_index_markdown(site: Site) -> str:
     here = HOUSE_RULES_INDEX
     out = [
-        "---",
-        "hide:",
-        "  - toc",
-        "---",
-        "",
-        "# House rules",
-        "",
+        *wide_page("House rules"),
         "A house rule is a small file that changes a few rules of a ruleset. Each one names "
         "its **origin**, the ruleset whose source describes it, and may **require** something "
         "of the ruleset underneath (a Feuer rule needs a ruleset with Feuer). The loader "

@@ -24,6 +24,7 @@ from schwimmen.docsgen.markup import (
     link,
     ruleset_page,
     table,
+    wide_page,
 )
 from schwimmen.docsgen.svgchart import Bar, Legend, Segment, column_chart, figure, grid, hbar_chart
 from schwimmen.engine.simulate import showdown_values, simulate
@@ -340,13 +341,7 @@ def statistics_markdown(site: Site, figures: Sequence[Figures]) -> str:
     seed = figures[0].seed if figures else SEED
     sample = figures[0].sample if figures else SAMPLE
     out = [
-        "---",
-        "hide:",
-        "  - toc",
-        "---",
-        "",
-        "# Statistics",
-        "",
+        *wide_page("Statistics"),
         f"How the rulesets play when random bots play them: {matches} matches per ruleset, "
         f"{PLAYERS} players where the ruleset allows it, seed {seed}. The figures were computed "
         "by the simulator while this site was built, so they always match the current engine; "
