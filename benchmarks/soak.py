@@ -32,13 +32,16 @@ from typing import Any
 
 from schwimmen.conformance.harness import default_rulesets
 from schwimmen.engine.bots import RandomBot
-from schwimmen.engine.compiled import REASONS, compile_round
+from schwimmen.engine.compiled import compile_round
 from schwimmen.engine.hands import evaluator_for
-from schwimmen.engine.invariants import check_cards, check_lives, check_secrecy
+from schwimmen.engine.invariants import (
+    check_cards,
+    check_compiled_round,
+    check_lives,
+    check_secrecy,
+)
 from schwimmen.engine.match import Match
-from schwimmen.engine.rounds import Round
 from schwimmen.engine.simulate import Simulator, Stats
-from schwimmen.protocol.actions import parse_text
 from schwimmen.spec.loader import Catalog
 
 
@@ -101,27 +104,12 @@ def soak_one(name: str, matches: int, checked: int, rounds: int, first: int = 0)
     start = time.perf_counter()
     try:
         compiled = compile_round(rules, trace=True)
-        evaluator = evaluator_for(rules)
+        pack = evaluator_for(rules).pack
         rng = random.Random(99 + first)
         for _ in range(rounds):
-            n = _seats(low, high, rng.randrange(100))
-            deck = list(evaluator.pack)
+            deck = list(pack)
             rng.shuffle(deck)
-            trace: list[tuple[int, str]] = []
-            reason, at_deal, losses = compiled.play(list(deck), n, rng.random, trace)
-            rnd = Round.deal(rules, evaluator, n, list(range(n)), n - 1, deck)
-            for seat, action in trace:
-                if rnd.to_move() != seat:
-                    raise AssertionError(f"compiled seat {seat}, full engine {rnd.to_move()}")
-                rnd.apply(parse_text(action))
-            result = rnd.result
-            if (
-                result is None
-                or result.reason is not REASONS[reason]
-                or result.at_deal != at_deal
-                or [result.losses.get(i, 0) for i in range(n)] != losses
-            ):
-                raise AssertionError(f"compiled and full engine disagree: {trace[-3:]}")
+            check_compiled_round(compiled, _seats(low, high, rng.randrange(100)), deck, rng.random)
         out["differential_rounds"] = rounds
     except Exception:
         out["problems"].append("differential: " + traceback.format_exc(limit=4))

@@ -2,18 +2,21 @@
 
 Each raises :class:`AssertionError` with a plain message when the state breaks a rule that
 must hold at all times, whatever the ruleset: every card of the pack in exactly one place,
-every hand of the ruleset's size, lives that never come back, and events that show a seat
-nothing it may not see.
+every hand of the ruleset's size, lives that never come back, events that show a seat
+nothing it may not see, and the compiled simulation ending a round as the full engine does.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from schwimmen.engine.compiled import REASONS, CompiledRound
+from schwimmen.engine.hands import evaluator_for
 from schwimmen.engine.match import Match
-from schwimmen.engine.rounds import Phase
+from schwimmen.engine.rounds import Phase, Round
 from schwimmen.protocol import events as ev
+from schwimmen.protocol.actions import parse_text
 from schwimmen.protocol.cards import parse
 
 
@@ -66,3 +69,27 @@ def check_secrecy(match: Match, since: int = 0) -> int:
         if match.round.middle_hidden and observation["middle"] is not None:
             raise AssertionError("the observation shows the face-down middle")
     return len(match.events)
+
+
+def check_compiled_round(
+    compiled: CompiledRound, seats: int, deck: Sequence[int], rand: Callable[[], float]
+) -> None:
+    """Differential check: play one compiled round (``compile_round(rules, trace=True)``)
+    on ``deck`` and replay its actions through the full engine, which must accept each of
+    them from the same seat and end the round the same way, with the same losses."""
+    rules = compiled.rules
+    trace: list[tuple[int, str]] = []
+    reason, at_deal, losses = compiled.play(list(deck), seats, rand, trace)
+    rnd = Round.deal(rules, evaluator_for(rules), seats, list(range(seats)), seats - 1, deck)
+    for seat, action in trace:
+        if rnd.to_move() != seat:
+            raise AssertionError(f"compiled seat {seat}, full engine {rnd.to_move()}: {trace}")
+        rnd.apply(parse_text(action))
+    result = rnd.result
+    if (
+        result is None
+        or result.reason is not REASONS[reason]
+        or result.at_deal != at_deal
+        or [result.losses.get(i, 0) for i in range(seats)] != losses
+    ):
+        raise AssertionError(f"compiled and full engine disagree after {trace[-3:]}")
