@@ -930,7 +930,7 @@ def _points_text(value: HandValue) -> str:
 
 
 _VALUE_FORMS: dict[int, tuple[HandValue, dict[str, Any], str]] = {}
-_VALUE_FORMS_LIMIT = 1 << 19
+_VALUE_FORMS_LIMIT = 1 << 16  # a few MiB at most; a three-card pack has ~5,000 values
 
 
 def _forms(value: HandValue) -> tuple[HandValue, dict[str, Any], str]:
