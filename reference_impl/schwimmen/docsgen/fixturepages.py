@@ -734,6 +734,15 @@ def _kind_counts(pairs: Sequence[tuple[Fixture, Case]]) -> str:
     )
 
 
+def _runs_sentence(here: str, name: str, pairs: Sequence[tuple[Fixture, Case]]) -> str:
+    """How many fixtures run under ``name``, by kind, and the command that runs them."""
+    return (
+        f"**{len(pairs)} fixtures** of the {link(here, FIXTURES_INDEX, 'conformance suite')} run "
+        f"under {code(name)} ({_kind_counts(pairs) or 'none'}). Run them: "
+        f"{code(f'schwimmen conformance --ruleset {name}')}."
+    )
+
+
 def conformance_section(site: Site, suite: Suite, name: str, here: str) -> str:
     """The "Conformance" section of a ruleset page (``name`` = ruleset id)."""
     pairs = suite.applying_to(name)
@@ -742,9 +751,7 @@ def conformance_section(site: Site, suite: Suite, name: str, here: str) -> str:
         out += [f"No fixture of the conformance suite runs under {code(name)}.", ""]
         return "\n".join(out)
     out += [
-        f"**{len(pairs)} fixtures** of the {link(here, FIXTURES_INDEX, 'conformance suite')} run "
-        f"under {code(name)} ({_kind_counts(pairs)}). Run them: "
-        f"{code(f'schwimmen conformance --ruleset {name}')}.",
+        _runs_sentence(here, name, pairs),
         "",
         f'??? fixtures "The {len(pairs)} fixtures, by area"',
         "",
@@ -765,12 +772,7 @@ def house_rule_conformance_section(
     if name not in suite.names:
         out += [f"{code(name)} is not part of the default run.", ""]
         return "\n".join(out)
-    out += [
-        f"**{len(pairs)} fixtures** of the {link(here, FIXTURES_INDEX, 'conformance suite')} run "
-        f"under {code(name)} ({_kind_counts(pairs) or 'none'}). Run them: "
-        f"{code(f'schwimmen conformance --ruleset {name}')}.",
-        "",
-    ]
+    out += [_runs_sentence(here, name, pairs), ""]
     differs = []
     for fixture, case in pairs:
         before = suite.runs[fixture.id].case_for(origin)
