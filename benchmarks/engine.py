@@ -7,7 +7,8 @@ legal, otherwise a uniformly random legal action):
 
 * simulation mode: the compiled round function, no events (rounds/s, matches/s);
 * full engine: the event log recorded, with and without an observation of the seat to
-  move before every decision (rounds/s);
+  move before every decision (rounds/s), and from the two what one observation adds
+  (microseconds, per decision);
 * hand evaluations per second (table lookups) and the time to build the hand table;
 
 and the ratios against ``baseline_pagat.py``, a loop hard-coded for pagat alone. Each
@@ -97,17 +98,25 @@ def compiled_matches(rules: Rules, rng: random.Random) -> Callable[[], int]:
     return work
 
 
-def full_rounds(rules: Rules, rng: random.Random, observe: bool) -> Callable[[], int]:
+def full_rounds(
+    rules: Rules, rng: random.Random, observe: bool, tally: list[int] | None = None
+) -> Callable[[], int]:
+    """Whole matches through the full engine; ``tally`` counts [rounds, decisions]."""
     bot = RandomBot(rng)
+    counts = [0, 0] if tally is None else tally
 
     def work() -> int:
         match = Match(rules, SEATS, seed=rng.randrange(1 << 30))
+        decisions = 0
         while not match.over:
             if observe:
                 seat = match.to_move()
                 assert seat is not None
                 match.observation(seat)
             match.apply(bot.choose(match))
+            decisions += 1
+        counts[0] += match.round_no
+        counts[1] += decisions
         return match.round_no
 
     return work
@@ -157,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         seats_ok = rules.players.min <= SEATS <= rules.players.max
         if not seats_ok:
             continue
+        tally = [0, 0]
         row = {
             "ruleset": name,
             "table_build_s": build,
@@ -164,8 +174,15 @@ def main(argv: list[str] | None = None) -> int:
             "sim_rounds_per_s": rate(compiled_rounds(rules, rng), args.seconds),
             "sim_matches_per_s": rate(compiled_matches(rules, rng), args.seconds),
             "full_rounds_per_s": rate(full_rounds(rules, rng, False), args.seconds),
-            "full_observed_rounds_per_s": rate(full_rounds(rules, rng, True), args.seconds),
+            "full_observed_rounds_per_s": rate(full_rounds(rules, rng, True, tally), args.seconds),
         }
+        row["decisions_per_round"] = tally[1] / tally[0]
+        # what one observation adds: the difference of the two full-engine rates, per decision
+        row["observation_us"] = (
+            (1 / row["full_observed_rounds_per_s"] - 1 / row["full_rounds_per_s"])
+            * 1e6
+            / row["decisions_per_round"]
+        )
         row["sim_ratio"] = row["sim_rounds_per_s"] / base_r
         row["sim_match_ratio"] = row["sim_matches_per_s"] / base_m
         row["full_ratio"] = row["full_rounds_per_s"] / base_r
@@ -176,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{name:15s} sim {row['sim_rounds_per_s']:9,.0f} r/s ({row['sim_ratio']:.2f}x)"
                 f" {row['sim_matches_per_s']:7,.0f} m/s ({row['sim_match_ratio']:.2f}x) | full"
                 f" {row['full_rounds_per_s']:7,.0f} r/s ({row['full_ratio']:.2f}x), observed"
-                f" {row['full_observed_rounds_per_s']:7,.0f} ({row['full_observed_ratio']:.2f}x)"
+                f" {row['full_observed_rounds_per_s']:7,.0f} ({row['full_observed_ratio']:.2f}x,"
+                f" {row['observation_us']:.1f} µs an observation)"
                 f" | {row['evaluations_per_s'] / 1e6:5.1f}M evals/s,"
                 f" table {row['table_build_s'] * 1000:6.0f} ms",
                 flush=True,

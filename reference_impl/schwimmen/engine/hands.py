@@ -111,6 +111,7 @@ class Evaluator:
         self.flat: list[int] = []
         self.by_sorted: dict[tuple[Card, ...], int] = {}
         self._values: dict[tuple[Card, ...], HandValue] = {}
+        self._values_in_order: dict[int, HandValue] = {}
         self._build()
 
     # ------------------------------------------------------------------ exact evaluation
@@ -287,7 +288,20 @@ class Evaluator:
 
     def value(self, hand: Sequence[Card]) -> HandValue:
         """:meth:`evaluate`, remembered per hand (a pack has at most 270,725 hands); an
-        ordinary hand is built from its table entry without evaluating it again."""
+        ordinary hand is built from its table entry without evaluating it again.
+
+        A three-card hand is also remembered in the order it is held (at most 29,760
+        orders of a 32-card pack), so the observation before every decision needs no
+        sorting."""
+        if len(hand) == 3:
+            index = hand[0] << 12 | hand[1] << 6 | hand[2]
+            found = self._values_in_order.get(index)
+            if found is None:
+                found = self._values_in_order[index] = self._value_sorted(hand)
+            return found
+        return self._value_sorted(hand)
+
+    def _value_sorted(self, hand: Sequence[Card]) -> HandValue:
         key = tuple(sorted(hand))
         found = self._values.get(key)
         if found is None:

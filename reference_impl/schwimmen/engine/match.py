@@ -106,6 +106,7 @@ class Match:
         self.winners: tuple[int, ...] = ()
         self.over = False
         self.results: list[RoundResult] = []
+        self._heads: dict[int, _Head] = {}
         self.round: Round
         self._emit(ev.MatchStarted(self.match_no, seats, self.dealer, start))
         self._start_round(position)
@@ -134,6 +135,7 @@ class Match:
 
     def _start_round(self, position: Position | None = None) -> None:
         self.round_no += 1
+        self._heads.clear()
         seats = self.active()
         emit = self.events.append if self.record else _drop
         if position is not None:
@@ -214,6 +216,7 @@ class Match:
     def _end_match(self, winners: tuple[int, ...], *, shared: bool) -> None:
         self.over = True
         self.winners = winners
+        self._heads.clear()
         if self.rules.match.series is Series.POINT_AND_NEW_MATCH and len(winners) == 1:
             self.points[winners[0]] += 1
         points = {s: p for s, p in enumerate(self.points) if p}
@@ -289,46 +292,71 @@ class Match:
 
         ``value`` is the seat's hand value; it is left out while a drawn card makes the
         hand one card too long (the draw-and-discard game), where no value is defined.
-        The observation is asked for before every decision, so it is built from
-        precomputed names and card texts and the legal actions already listed."""
+        The observation is asked for before every decision, so the part that changes
+        only between rounds (lives, swimming, eliminated, winners) is built once per
+        round and seat and copied; the rest comes from card texts, remembered value
+        forms and the legal actions already listed."""
+        head = self._heads.get(seat)
+        if head is None:
+            head = self._heads[seat] = self._head(seat)
         rnd = self.round
         names = self._names
-        over = self.over
-        to_move = None if over or rnd.phase is Phase.OVER else rnd.current
         card = CARD_TEXT
+        phase = rnd.phase
+        to_move = None if self.over or phase is Phase.OVER else rnd.current
         hand = rnd.hands.get(seat)
-        lives = self.lives
-        eliminated = self.eliminated
+        discard = rnd.discard
         obs: dict[str, Any] = {
-            "seat": names[seat],
-            "dealer": names[self.dealer],
-            "round": self.round_no,
-            "phase": rnd.phase.value,
+            "seat": head[0],
+            "dealer": head[1],
+            "round": head[2],
+            "phase": _PHASE_TEXT[phase],
             "to_move": None if to_move is None else names[to_move],
             "hand": [] if hand is None else [card[c] for c in hand],
             "middle": None if rnd.middle_hidden else [card[c] for c in rnd.middle],
             "middle_hidden": rnd.middle_hidden,
             "stock": len(rnd.stock),
-            "discard_top": card[rnd.discard[-1]] if rnd.discard else None,
+            "discard_top": card[discard[-1]] if discard else None,
             "knocker": None if rnd.knocker is None else names[rnd.knocker],
             "closed": [names[s] for s in sorted(rnd.closed)] if rnd.closed else [],
-            "lives": dict(zip(names, lives, strict=True)),
-            "swimming": (
-                [names[s] for s, n in enumerate(lives) if n == 0 and s not in eliminated]
-                if self._swim
-                else []
-            ),
-            "eliminated": [names[s] for s in sorted(eliminated)] if eliminated else [],
-            "match_over": over,
-            "winners": [names[s] for s in self.winners],
+            "lives": head[3].copy(),
+            "swimming": list(head[4]),
+            "eliminated": list(head[5]),
+            "match_over": head[6],
+            "winners": list(head[7]),
         }
-        if rnd.phase is Phase.DEALER_CHOICE and seat == self.dealer:
+        if phase is Phase.DEALER_CHOICE and seat == self.dealer:
             obs["extra_hand"] = len(rnd.extra or [])
-        if hand is not None and rnd.phase is not Phase.OVER and len(hand) == self._hand_size:
+        if hand is not None and phase is not Phase.OVER and len(hand) == self._hand_size:
             obs["value"] = value_json(self.evaluator.value(hand))
         if to_move == seat:
             obs["legal_actions"] = rnd.legal_texts()
         return obs
+
+    def _head(self, seat: int) -> _Head:
+        """The part of ``seat``'s observation that holds for the whole round."""
+        names = self._names
+        lives = self.lives
+        eliminated = self.eliminated
+        return (
+            names[seat],
+            names[self.dealer],
+            self.round_no,
+            dict(zip(names, lives, strict=True)),
+            tuple(names[s] for s, n in enumerate(lives) if n == 0 and s not in eliminated)
+            if self._swim
+            else (),
+            tuple(names[s] for s in sorted(eliminated)),
+            self.over,
+            tuple(names[s] for s in self.winners),
+        )
+
+
+_PHASE_TEXT = {phase: phase.value for phase in Phase}
+# seat, dealer, round, lives, swimming, eliminated, match over, winners
+_Head = tuple[
+    str, str, int, dict[str, int], tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]
+]
 
 
 def _drop(_event: ev.Event) -> None:
