@@ -24,13 +24,17 @@ from typing import Any
 from schwimmen.engine.hands import Evaluator, evaluator_for
 from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import IllegalAction, Reason
-from schwimmen.engine.rounds import Phase, Round, RoundResult, value_json
+from schwimmen.engine.rounds import Phase, Round, RoundResult
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
 from schwimmen.protocol.cards import CARD_TEXT, Card, seat_name
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.rules import Rules
 from schwimmen.spec.vocabulary import AfterLast, Series
+
+# Enum members read in the hot paths, as module constants (see engine.rounds).
+_PHASE_DEALER_CHOICE = Phase.DEALER_CHOICE
+_PHASE_OVER = Phase.OVER
 
 
 class SetupError(ValueError):
@@ -106,7 +110,7 @@ class Match:
         self.winners: tuple[int, ...] = ()
         self.over = False
         self.results: list[RoundResult] = []
-        self._heads: dict[int, _Head] = {}
+        self._head: _Head | None = None
         self.round: Round
         self._emit(ev.MatchStarted(self.match_no, seats, self.dealer, start))
         self._start_round(position)
@@ -135,7 +139,7 @@ class Match:
 
     def _start_round(self, position: Position | None = None) -> None:
         self.round_no += 1
-        self._heads.clear()
+        self._head = None
         seats = self.active()
         emit = self.events.append if self.record else _drop
         if position is not None:
@@ -172,7 +176,7 @@ class Match:
     def _settle(self) -> None:
         """Finish rounds that ended without a decision (a 31 at the deal) until a player
         has to act or the match is over."""
-        while not self.over and self.round.phase is Phase.OVER:
+        while not self.over and self.round.phase is _PHASE_OVER:
             self._finish_round()
 
     def _finish_round(self) -> None:
@@ -216,7 +220,7 @@ class Match:
     def _end_match(self, winners: tuple[int, ...], *, shared: bool) -> None:
         self.over = True
         self.winners = winners
-        self._heads.clear()
+        self._head = None
         if self.rules.match.series is Series.POINT_AND_NEW_MATCH and len(winners) == 1:
             self.points[winners[0]] += 1
         points = {s: p for s, p in enumerate(self.points) if p}
@@ -270,7 +274,7 @@ class Match:
             if problem is not None:
                 raise IllegalAction(problem)
         rnd.apply(action, checked=True)
-        if self.round.phase is Phase.OVER:
+        if self.round.phase is _PHASE_OVER:
             self._settle()
 
     def clone(self) -> Match:
@@ -293,23 +297,23 @@ class Match:
         ``value`` is the seat's hand value; it is left out while a drawn card makes the
         hand one card too long (the draw-and-discard game), where no value is defined.
         The observation is asked for before every decision, so the part that changes
-        only between rounds (lives, swimming, eliminated, winners) is built once per
-        round and seat and copied; the rest comes from card texts, remembered value
-        forms and the legal actions already listed."""
-        head = self._heads.get(seat)
+        only between rounds (dealer, lives, swimming, eliminated, winners) is built once
+        a round and copied; the rest comes from card texts, remembered value forms and
+        the legal actions already listed."""
+        head = self._head
         if head is None:
-            head = self._heads[seat] = self._head(seat)
+            head = self._head = self._round_head()
         rnd = self.round
         names = self._names
         card = CARD_TEXT
         phase = rnd.phase
-        to_move = None if self.over or phase is Phase.OVER else rnd.current
+        to_move = None if self.over or phase is _PHASE_OVER else rnd.current
         hand = rnd.hands.get(seat)
         discard = rnd.discard
         obs: dict[str, Any] = {
-            "seat": head[0],
-            "dealer": head[1],
-            "round": head[2],
+            "seat": names[seat],
+            "dealer": head[0],
+            "round": head[1],
             "phase": _PHASE_TEXT[phase],
             "to_move": None if to_move is None else names[to_move],
             "hand": [] if hand is None else [card[c] for c in hand],
@@ -319,27 +323,26 @@ class Match:
             "discard_top": card[discard[-1]] if discard else None,
             "knocker": None if rnd.knocker is None else names[rnd.knocker],
             "closed": [names[s] for s in sorted(rnd.closed)] if rnd.closed else [],
-            "lives": head[3].copy(),
-            "swimming": list(head[4]),
-            "eliminated": list(head[5]),
-            "match_over": head[6],
-            "winners": list(head[7]),
+            "lives": head[2].copy(),
+            "swimming": list(head[3]),
+            "eliminated": list(head[4]),
+            "match_over": head[5],
+            "winners": list(head[6]),
         }
-        if phase is Phase.DEALER_CHOICE and seat == self.dealer:
+        if phase is _PHASE_DEALER_CHOICE and seat == self.dealer:
             obs["extra_hand"] = len(rnd.extra or [])
-        if hand is not None and phase is not Phase.OVER and len(hand) == self._hand_size:
-            obs["value"] = value_json(self.evaluator.value(hand))
+        if hand is not None and phase is not _PHASE_OVER and len(hand) == self._hand_size:
+            obs["value"] = self.evaluator.value_json(hand)
         if to_move == seat:
             obs["legal_actions"] = rnd.legal_texts()
         return obs
 
-    def _head(self, seat: int) -> _Head:
-        """The part of ``seat``'s observation that holds for the whole round."""
+    def _round_head(self) -> _Head:
+        """The part of every observation that holds for the whole round."""
         names = self._names
         lives = self.lives
         eliminated = self.eliminated
         return (
-            names[seat],
             names[self.dealer],
             self.round_no,
             dict(zip(names, lives, strict=True)),
@@ -353,10 +356,8 @@ class Match:
 
 
 _PHASE_TEXT = {phase: phase.value for phase in Phase}
-# seat, dealer, round, lives, swimming, eliminated, match over, winners
-_Head = tuple[
-    str, str, int, dict[str, int], tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]
-]
+# dealer, round, lives, swimming, eliminated, match over, winners
+_Head = tuple[str, int, dict[str, int], tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]]
 
 
 def _drop(_event: ev.Event) -> None:

@@ -100,6 +100,44 @@ class RoundResult:
 
 Emit = Callable[[ev.Event], None]
 
+# The hot paths below compare enum members by identity dozens of times a decision. On
+# Python 3.11 reading a member off its class (``Phase.OVER``) takes about 90 ns, because
+# the enum metaclass hooks attribute access; a module constant takes about 10 ns.
+_ACT_DECLINE = ActionKind.DECLINE
+_ACT_DISCARD = ActionKind.DISCARD
+_ACT_DRAW_DISCARD = ActionKind.DRAW_DISCARD
+_ACT_DRAW_STOCK = ActionKind.DRAW_STOCK
+_ACT_KEEP = ActionKind.KEEP
+_ACT_KNOCK = ActionKind.KNOCK
+_ACT_PASS = ActionKind.PASS
+_ACT_SHOW = ActionKind.SHOW
+_ACT_SWAP = ActionKind.SWAP
+_ACT_SWAP_ALL = ActionKind.SWAP_ALL
+_ACT_TAKE_EXTRA = ActionKind.TAKE_EXTRA
+_ACT_TURN_UP = ActionKind.TURN_UP
+_IN_PLAY_MUST_SHOW = InPlay.MUST_SHOW
+_KNOCK_FIRST_NOT_ON_FIRST_TURN_OF_DEAL = KnockFirstTurn.NOT_ON_FIRST_TURN_OF_DEAL
+_KNOCK_FORM_AFTER_MOVE = KnockForm.AFTER_MOVE
+_KNOCK_FORM_CLOSE_BY_PASSING = KnockForm.CLOSE_BY_PASSING
+_KNOCK_FORM_INSTEAD_OF_MOVE = KnockForm.INSTEAD_OF_MOVE
+_KNOCK_REQ_MAXIMUM = KnockRequires.MAXIMUM
+_KNOCKS_ONE = KnocksPerRound.ONE
+_MOVE_DRAW_AND_DISCARD = MoveKind.DRAW_AND_DISCARD
+_PASSING_FORBIDDEN = Passing.FORBIDDEN
+_PASSING_ONCE_PER_DEAL = Passing.ONCE_PER_DEAL
+_PASSING_THEN_MUST_SWAP = Passing.THEN_MUST_SWAP
+_PHASE_COMPLETE_SWAP = Phase.COMPLETE_SWAP
+_PHASE_DEALER_CHOICE = Phase.DEALER_CHOICE
+_PHASE_DISCARD = Phase.DISCARD
+_PHASE_OVER = Phase.OVER
+_PHASE_REVEAL_OFFER = Phase.REVEAL_OFFER
+_PHASE_TURN = Phase.TURN
+_REDISCARD_FORBIDDEN = Rediscard.FORBIDDEN
+_SWAPS_ALL = Swap.ALL
+_SWAPS_ONE = Swap.ONE
+_WASHOUT_SAME_SUIT_MIDDLE = Washout.SAME_SUIT_MIDDLE
+
+
 _FLAG_MASK = (1 << FLAG_BITS) - 1
 _SIMPLE = {(k, knock): Action(k, knock=knock) for k in ActionKind for knock in (False, True)}
 # Actions are immutable values: every one-card swap is built once, indexed by the cards.
@@ -162,6 +200,7 @@ class Round:
     result: RoundResult | None = None
     _legal: list[Action] | None = None
     _split: int = -1
+    _ring: dict[int, int] | None = None
 
     # ================================================================== construction
     @classmethod
@@ -235,7 +274,16 @@ class Round:
         return self.seats[start + 1 :] + self.seats[: start + 1]
 
     def _next_seat(self, seat: int) -> int:
-        """The next seat clockwise that still plays this round (NL: not closed)."""
+        """The next seat clockwise that still plays this round (NL: not closed).
+
+        Until somebody closes, the answer is looked up in the ring of the round's seats,
+        made on first use: it is asked after every move."""
+        if not self.closed:
+            ring = self._ring
+            if ring is None:
+                seats = self.seats
+                ring = self._ring = dict(zip(seats, seats[1:] + seats[:1], strict=True))
+            return ring[seat]
         seats = self.seats
         i = seats.index(seat)
         n = len(seats)
@@ -275,12 +323,12 @@ class Round:
     def _check_deal(self, seats: Sequence[int]) -> bool:
         """End the round if a hand dealt to ``seats`` must end it (U09, U13, U14, U40)."""
         packed, hands = self.evaluator.packed, self.hands
-        flags = {s: packed(hands[s]) & _FLAG_MASK for s in seats}
         seen = 0
-        for f in flags.values():
-            seen |= f
+        for s in seats:
+            seen |= packed(hands[s])
         if not seen & (FEUER | FEUER_LIGHT | MAXIMUM):
             return False
+        flags = {s: packed(hands[s]) & _FLAG_MASK for s in seats}
         feuer = [s for s in seats if flags[s] & FEUER]
         if feuer:
             self._end_special(EndReason.FEUER, feuer, True)
@@ -324,36 +372,36 @@ class Round:
 
     # ================================================================== legality
     def to_move(self) -> int | None:
-        return None if self.phase is Phase.OVER else self.current
+        return None if self.phase is _PHASE_OVER else self.current
 
     def why_illegal(self, action: Action) -> Reason | None:
         """The reason ``action`` is refused for the seat to move, or None if it is legal."""
         phase = self.phase
         kind = action.kind
-        if phase is Phase.OVER:
+        if phase is _PHASE_OVER:
             return Reason.ROUND_OVER
-        if phase is Phase.DEALER_CHOICE:
-            return None if kind in (ActionKind.KEEP, ActionKind.TAKE_EXTRA) else Reason.WRONG_PHASE
-        if phase is Phase.REVEAL_OFFER:
-            return None if kind in (ActionKind.SHOW, ActionKind.DECLINE) else Reason.WRONG_PHASE
-        if kind in (ActionKind.KEEP, ActionKind.TAKE_EXTRA, ActionKind.SHOW, ActionKind.DECLINE):
+        if phase is _PHASE_DEALER_CHOICE:
+            return None if kind in (_ACT_KEEP, _ACT_TAKE_EXTRA) else Reason.WRONG_PHASE
+        if phase is _PHASE_REVEAL_OFFER:
+            return None if kind in (_ACT_SHOW, _ACT_DECLINE) else Reason.WRONG_PHASE
+        if kind in (_ACT_KEEP, _ACT_TAKE_EXTRA, _ACT_SHOW, _ACT_DECLINE):
             return Reason.WRONG_PHASE
-        if self.rules.turns.move is MoveKind.DRAW_AND_DISCARD:
+        if self.rules.turns.move is _MOVE_DRAW_AND_DISCARD:
             return self._why_illegal_draw(action)
-        if kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD, ActionKind.DISCARD):
+        if kind in (_ACT_DRAW_STOCK, _ACT_DRAW_DISCARD, _ACT_DISCARD):
             return Reason.NO_DRAW
         seat = self.current
-        if phase is Phase.COMPLETE_SWAP:
-            if kind not in (ActionKind.SWAP, ActionKind.SWAP_ALL):
+        if phase is _PHASE_COMPLETE_SWAP:
+            if kind not in (_ACT_SWAP, _ACT_SWAP_ALL):
                 return Reason.MUST_COMPLETE_SWAP
             if action.knock:
                 return Reason.MUST_COMPLETE_SWAP
             return self._why_swap_illegal(action)
-        if kind is ActionKind.TURN_UP:
+        if kind is _ACT_TURN_UP:
             if not self.middle_hidden:
                 return Reason.WRONG_PHASE
             return None
-        if kind in (ActionKind.SWAP, ActionKind.SWAP_ALL):
+        if kind in (_ACT_SWAP, _ACT_SWAP_ALL):
             if self.middle_hidden:
                 return Reason.MIDDLE_HIDDEN
             problem = self._why_swap_illegal(action)
@@ -361,14 +409,14 @@ class Round:
                 after = self._hand_after(seat, action)
                 problem = self._why_knock_illegal(seat, with_move=True, hand=after)
             return problem
-        if kind is ActionKind.PASS:
+        if kind is _ACT_PASS:
             problem = self._why_pass_illegal(seat)
             if problem is None and action.knock:
                 problem = self._why_knock_illegal(seat, with_move=True)
             return problem
-        if kind is ActionKind.KNOCK:
+        if kind is _ACT_KNOCK:
             form = self.rules.knocking.form
-            if form in (KnockForm.AFTER_MOVE, KnockForm.CLOSE_BY_PASSING):
+            if form in (_KNOCK_FORM_AFTER_MOVE, _KNOCK_FORM_CLOSE_BY_PASSING):
                 problem = self._why_pass_illegal(seat)
                 if problem is not None:
                     return problem
@@ -378,8 +426,8 @@ class Round:
     def _why_swap_illegal(self, action: Action) -> Reason | None:
         hand, middle = self.hands[self.current], self.middle
         swaps = self.rules.turns.swaps
-        if action.kind is ActionKind.SWAP_ALL:
-            return None if Swap.ALL in swaps else Reason.SWAP_ALL_NOT_ALLOWED
+        if action.kind is _ACT_SWAP_ALL:
+            return None if _SWAPS_ALL in swaps else Reason.SWAP_ALL_NOT_ALLOWED
         give, take = action.give, action.take
         if len(give) != len(take) or len(set(give)) != len(give) or len(set(take)) != len(take):
             return Reason.MALFORMED
@@ -388,25 +436,25 @@ class Round:
         if any(c not in middle for c in take):
             return Reason.NOT_IN_MIDDLE
         if len(give) == 1:
-            return None if Swap.ONE in swaps else Reason.SWAP_ONE_NOT_ALLOWED
+            return None if _SWAPS_ONE in swaps else Reason.SWAP_ONE_NOT_ALLOWED
         if len(give) == len(hand):
-            return None if Swap.ALL in swaps else Reason.SWAP_ALL_NOT_ALLOWED
+            return None if _SWAPS_ALL in swaps else Reason.SWAP_ALL_NOT_ALLOWED
         return Reason.TWO_CARD_SWAP
 
     def _why_pass_illegal(self, seat: int) -> Reason | None:
         passing = self.rules.turns.passing
-        if passing is Passing.FORBIDDEN:
+        if passing is _PASSING_FORBIDDEN:
             return Reason.NO_PASS
-        if passing is Passing.ONCE_PER_DEAL and seat in self.passed:
+        if passing is _PASSING_ONCE_PER_DEAL and seat in self.passed:
             return Reason.PASS_LIMIT
-        if passing is Passing.THEN_MUST_SWAP and seat in self.obliged:
+        if passing is _PASSING_THEN_MUST_SWAP and seat in self.obliged:
             return Reason.MUST_SWAP_AFTER_PASS
         return None
 
     def _hand_after(self, seat: int, action: Action) -> list[Card]:
         """The hand ``seat`` would hold after the swap ``action``."""
         hand = self.hands[seat]
-        if action.kind is ActionKind.SWAP_ALL or len(action.give) == len(hand):
+        if action.kind is _ACT_SWAP_ALL or len(action.give) == len(hand):
             return list(self.middle)
         give, take = action.give[0], action.take[0]
         return [take if c == give else c for c in hand]
@@ -417,17 +465,17 @@ class Round:
         """Why ``seat`` may not knock now; ``hand`` is the hand he closes on when the close
         follows a move (closing with 31 looks at the hand after the move)."""
         knocking = self.rules.knocking
-        if with_move and knocking.form is not KnockForm.AFTER_MOVE:
+        if with_move and knocking.form is not _KNOCK_FORM_AFTER_MOVE:
             return Reason.KNOCK_WITH_MOVE
         if self.last_queue is not None:
             return Reason.SECOND_KNOCK
-        if knocking.per_round is KnocksPerRound.ONE and self.knocker is not None:
+        if knocking.per_round is _KNOCKS_ONE and self.knocker is not None:
             return Reason.SECOND_KNOCK
         if seat in self.closed:
             return Reason.SECOND_KNOCK
-        if knocking.first_turn is KnockFirstTurn.NOT_ON_FIRST_TURN_OF_DEAL and self.moves == 0:
+        if knocking.first_turn is _KNOCK_FIRST_NOT_ON_FIRST_TURN_OF_DEAL and self.moves == 0:
             return Reason.KNOCK_FIRST_TURN
-        if knocking.requires is KnockRequires.MAXIMUM:
+        if knocking.requires is _KNOCK_REQ_MAXIMUM:
             closing = self.hands[seat] if hand is None else hand
             if not self.evaluator.packed(closing) & MAXIMUM:
                 return Reason.KNOCK_NEEDS_MAXIMUM
@@ -435,24 +483,24 @@ class Round:
 
     def _why_illegal_draw(self, action: Action) -> Reason | None:
         kind = action.kind
-        if kind in (ActionKind.SWAP, ActionKind.SWAP_ALL, ActionKind.PASS, ActionKind.TURN_UP):
+        if kind in (_ACT_SWAP, _ACT_SWAP_ALL, _ACT_PASS, _ACT_TURN_UP):
             return Reason.NO_MIDDLE
-        if self.phase is Phase.DISCARD:
-            if kind is not ActionKind.DISCARD:
+        if self.phase is _PHASE_DISCARD:
+            if kind is not _ACT_DISCARD:
                 return Reason.WRONG_PHASE
             card = action.give[0]
             if card not in self.hands[self.current]:
                 return Reason.NOT_IN_HAND
-            if card == self.took_from_discard and self.rules.draw.rediscard is Rediscard.FORBIDDEN:
+            if card == self.took_from_discard and self.rules.draw.rediscard is _REDISCARD_FORBIDDEN:
                 return Reason.REDISCARD
             return None
-        if kind is ActionKind.DISCARD:
+        if kind is _ACT_DISCARD:
             return Reason.WRONG_PHASE
-        if kind is ActionKind.DRAW_DISCARD:
+        if kind is _ACT_DRAW_DISCARD:
             return None if self.discard else Reason.EMPTY_DISCARD
-        if kind is ActionKind.DRAW_STOCK:
+        if kind is _ACT_DRAW_STOCK:
             return None
-        if kind is ActionKind.KNOCK:
+        if kind is _ACT_KNOCK:
             return self._why_knock_illegal(self.current, with_move=False)
         return Reason.WRONG_PHASE
 
@@ -496,61 +544,61 @@ class Round:
         is where the knocks begin (-1: none)."""
         self._split = -1
         phase = self.phase
-        if phase is Phase.OVER:
+        if phase is _PHASE_OVER:
             return []
-        if phase is Phase.DEALER_CHOICE:
-            return [_SIMPLE[ActionKind.KEEP, False], _SIMPLE[ActionKind.TAKE_EXTRA, False]]
-        if phase is Phase.REVEAL_OFFER:
-            return [_SIMPLE[ActionKind.SHOW, False], _SIMPLE[ActionKind.DECLINE, False]]
+        if phase is _PHASE_DEALER_CHOICE:
+            return [_SIMPLE[_ACT_KEEP, False], _SIMPLE[_ACT_TAKE_EXTRA, False]]
+        if phase is _PHASE_REVEAL_OFFER:
+            return [_SIMPLE[_ACT_SHOW, False], _SIMPLE[_ACT_DECLINE, False]]
         seat = self.current
         out: list[Action] = []
-        if self.rules.turns.move is MoveKind.DRAW_AND_DISCARD:
-            if phase is Phase.DISCARD:
+        if self.rules.turns.move is _MOVE_DRAW_AND_DISCARD:
+            if phase is _PHASE_DISCARD:
                 for card in self.hands[seat]:
-                    candidate = Action(ActionKind.DISCARD, (card,))
+                    candidate = Action(_ACT_DISCARD, (card,))
                     if self._why_illegal_draw(candidate) is None:
                         out.append(candidate)
                 return out
-            out.append(_SIMPLE[ActionKind.DRAW_STOCK, False])
+            out.append(_SIMPLE[_ACT_DRAW_STOCK, False])
             if self.discard:
-                out.append(_SIMPLE[ActionKind.DRAW_DISCARD, False])
+                out.append(_SIMPLE[_ACT_DRAW_DISCARD, False])
             if self._why_knock_illegal(seat, with_move=False) is None:
                 self._split = len(out)
-                out.append(_SIMPLE[ActionKind.KNOCK, False])
+                out.append(_SIMPLE[_ACT_KNOCK, False])
             return out
         swaps = self.rules.turns.swaps
         hand, middle = self.hands[seat], self.middle
-        visible = phase is Phase.COMPLETE_SWAP or not self.middle_hidden
-        one = visible and Swap.ONE in swaps
-        every = visible and Swap.ALL in swaps
+        visible = phase is _PHASE_COMPLETE_SWAP or not self.middle_hidden
+        one = visible and _SWAPS_ONE in swaps
+        every = visible and _SWAPS_ALL in swaps
         if one:
             out = _pairs(_SWAP, hand, middle)
         if every:
-            out.append(_SIMPLE[ActionKind.SWAP_ALL, False])
-        if phase is Phase.COMPLETE_SWAP:
+            out.append(_SIMPLE[_ACT_SWAP_ALL, False])
+        if phase is _PHASE_COMPLETE_SWAP:
             return out
         if self.middle_hidden:
-            out.append(_SIMPLE[ActionKind.TURN_UP, False])
+            out.append(_SIMPLE[_ACT_TURN_UP, False])
         pass_ok = self._why_pass_illegal(seat) is None
         if pass_ok:
-            out.append(_SIMPLE[ActionKind.PASS, False])
+            out.append(_SIMPLE[_ACT_PASS, False])
         form = self.rules.knocking.form
-        if form is KnockForm.AFTER_MOVE:
-            if self.rules.knocking.requires is KnockRequires.MAXIMUM:
+        if form is _KNOCK_FORM_AFTER_MOVE:
+            if self.rules.knocking.requires is _KNOCK_REQ_MAXIMUM:
                 self._closing_moves(seat, out, pass_ok)
             elif self._why_knock_illegal(seat, with_move=True) is None:
                 self._split = len(out)
                 if one:
                     out.extend(_pairs(_SWAP_KNOCK, hand, middle))
                 if every:
-                    out.append(_SIMPLE[ActionKind.SWAP_ALL, True])
+                    out.append(_SIMPLE[_ACT_SWAP_ALL, True])
                 if pass_ok:
-                    out.append(_SIMPLE[ActionKind.PASS, True])
+                    out.append(_SIMPLE[_ACT_PASS, True])
             return out
         knock_ok = self._why_knock_illegal(seat, with_move=False) is None
-        if knock_ok and (form is KnockForm.INSTEAD_OF_MOVE or pass_ok):
+        if knock_ok and (form is _KNOCK_FORM_INSTEAD_OF_MOVE or pass_ok):
             self._split = len(out)
-            out.append(_SIMPLE[ActionKind.KNOCK, False])
+            out.append(_SIMPLE[_ACT_KNOCK, False])
         return out
 
     def _closing_moves(self, seat: int, out: list[Action], pass_ok: bool) -> None:
@@ -558,13 +606,13 @@ class Round:
         leaves (closing needs 31 at the end of the move)."""
         start = len(out)
         for move in out[:start]:
-            if move.kind is ActionKind.TURN_UP:
+            if move.kind is _ACT_TURN_UP:
                 continue
-            if move.kind is ActionKind.PASS:
-                closing = _SIMPLE[ActionKind.PASS, True]
+            if move.kind is _ACT_PASS:
+                closing = _SIMPLE[_ACT_PASS, True]
                 after: Sequence[Card] = self.hands[seat]
-            elif move.kind is ActionKind.SWAP_ALL:
-                closing = _SIMPLE[ActionKind.SWAP_ALL, True]
+            elif move.kind is _ACT_SWAP_ALL:
+                closing = _SIMPLE[_ACT_SWAP_ALL, True]
                 after = self.middle
             else:
                 closing = _SWAP_KNOCK[move.give[0]][move.take[0]]
@@ -585,38 +633,38 @@ class Round:
         self._legal = None
         seat = self.current
         kind = action.kind
-        if self.phase is Phase.DEALER_CHOICE:
-            self._dealer_choice(kind is ActionKind.TAKE_EXTRA)
+        if self.phase is _PHASE_DEALER_CHOICE:
+            self._dealer_choice(kind is _ACT_TAKE_EXTRA)
             return
-        if self.phase is Phase.REVEAL_OFFER:
+        if self.phase is _PHASE_REVEAL_OFFER:
             self.offers.pop(0)
-            if kind is ActionKind.SHOW:
+            if kind is _ACT_SHOW:
                 self.shown.add(seat)
                 self.emit(ev.Revealed(seat, tuple(self.hands[seat]), "maximum"))
             else:
                 self.emit(ev.RevealDeclined(seat))
             self._next_offer()
             return
-        if self.rules.turns.move is MoveKind.DRAW_AND_DISCARD:
+        if self.rules.turns.move is _MOVE_DRAW_AND_DISCARD:
             self._apply_draw_game(seat, action)
             return
-        if kind is ActionKind.TURN_UP:
+        if kind is _ACT_TURN_UP:
             self.middle_hidden = False
             self.emit(ev.MiddleTurnedUp(seat, tuple(self.middle)))
-            self.phase = Phase.COMPLETE_SWAP
+            self.phase = _PHASE_COMPLETE_SWAP
             return
         knock_form = self.rules.knocking.form
-        is_knock = kind is ActionKind.KNOCK or action.knock
-        is_pass = kind is ActionKind.PASS or (
-            kind is ActionKind.KNOCK and knock_form is not KnockForm.INSTEAD_OF_MOVE
+        is_knock = kind is _ACT_KNOCK or action.knock
+        is_pass = kind is _ACT_PASS or (
+            kind is _ACT_KNOCK and knock_form is not _KNOCK_FORM_INSTEAD_OF_MOVE
         )
         changed = False
-        if kind in (ActionKind.SWAP, ActionKind.SWAP_ALL):
+        if kind in (_ACT_SWAP, _ACT_SWAP_ALL):
             self._swap(seat, action)
             changed = True
-        elif kind is ActionKind.PASS or knock_form is KnockForm.AFTER_MOVE:
+        elif kind is _ACT_PASS or knock_form is _KNOCK_FORM_AFTER_MOVE:
             self.emit(ev.Passed(seat))
-        self.phase = Phase.TURN
+        self.phase = _PHASE_TURN
         self.moves += 1
         if changed:
             self.reached[seat] = self.moves
@@ -625,7 +673,7 @@ class Round:
                 return
         if is_pass:
             self.passed.add(seat)
-            if self.rules.turns.passing is Passing.THEN_MUST_SWAP:
+            if self.rules.turns.passing is _PASSING_THEN_MUST_SWAP:
                 self.obliged.add(seat)
         extra = False
         if changed and self._washout(seat):
@@ -646,7 +694,7 @@ class Round:
 
     def _swap(self, seat: int, action: Action) -> None:
         hand, middle = self.hands[seat], self.middle
-        if action.kind is ActionKind.SWAP_ALL or len(action.give) == len(hand):
+        if action.kind is _ACT_SWAP_ALL or len(action.give) == len(hand):
             gave, took = tuple(hand), tuple(middle)
             self.hands[seat], self.middle = list(middle), list(hand)
         else:
@@ -658,14 +706,14 @@ class Round:
 
     def _check_in_play(self, seat: int) -> bool:
         """End the round if the mover's new hand must end it (U04, U13, U14)."""
-        flags = self._flags(seat)
+        flags = self.evaluator.packed(self.hands[seat]) & _FLAG_MASK
         if flags & FEUER:
             self._end_special(EndReason.FEUER, [seat], False)
             return True
         if flags & FEUER_LIGHT:
             self._end_special(EndReason.FEUER_LIGHT, [seat], False)
             return True
-        if flags & MAXIMUM and self.rules.maximum.in_play is InPlay.MUST_SHOW:
+        if flags & MAXIMUM and self.rules.maximum.in_play is _IN_PLAY_MUST_SHOW:
             self.shown.add(seat)
             self._end_special(EndReason.MAXIMUM, [seat], False)
             return True
@@ -673,7 +721,7 @@ class Round:
 
     def _washout(self, mover: int | None) -> bool:
         """Wash out a middle of one suit (rules-matrix 2.28, U20); True if it happened."""
-        if self.rules.washout.rule is not Washout.SAME_SUIT_MIDDLE or self.middle_hidden:
+        if self.rules.washout.rule is not _WASHOUT_SAME_SUIT_MIDDLE or self.middle_hidden:
             return False
         happened = False
         size = len(self.middle)
@@ -765,27 +813,27 @@ class Round:
     # ------------------------------------------------------------------ draw and discard
     def _apply_draw_game(self, seat: int, action: Action) -> None:
         kind = action.kind
-        if kind is ActionKind.KNOCK:
+        if kind is _ACT_KNOCK:
             self.moves += 1
             self.emit(ev.Knocked(seat))
             if self._knock(seat):
                 return
             self._advance(seat, False)
             return
-        if kind is ActionKind.DISCARD:
+        if kind is _ACT_DISCARD:
             card = action.give[0]
             self.hands[seat].remove(card)
             self.discard.append(card)
             self.emit(ev.Discarded(seat, card))
             self.moves += 1
-            self.phase = Phase.TURN
+            self.phase = _PHASE_TURN
             self.took_from_discard = None
             self.reached[seat] = self.moves
             if self._check_in_play(seat):
                 return
             self._advance(seat, False)
             return
-        if kind is ActionKind.DRAW_DISCARD:
+        if kind is _ACT_DRAW_DISCARD:
             card = self.discard.pop()
             self.took_from_discard = card
             source = "discard"
@@ -803,7 +851,7 @@ class Round:
             source = "stock"
         self.hands[seat].append(card)
         self.emit(ev.Drew(seat, source, card))
-        self.phase = Phase.DISCARD
+        self.phase = _PHASE_DISCARD
 
     # ================================================================== the end
     def _values(self) -> dict[int, HandValue]:
@@ -893,7 +941,7 @@ class Round:
             )
         shown = values[losers[0]]
         worth = _points_text(shown)
-        names = ", ".join(seat_name(s) for s in losers)
+        names = ", ".join([seat_name(s) for s in losers])
         protected = [s for s in seats if values[s].flags & PROTECTED]
         why = f"lowest hand {worth}: {names}{note}"
         if protected:
@@ -913,6 +961,7 @@ class Round:
         why: str,
     ) -> None:
         self.phase = Phase.OVER
+        hands = {s: tuple(self.hands[s]) for s in self.seats}
         self.result = RoundResult(
             reason=reason,
             at_deal=at_deal,
@@ -920,7 +969,7 @@ class Round:
             knocker=self.knocker,
             losses=losses,
             exempt=exempt,
-            hands={s: tuple(self.hands[s]) for s in self.seats},
+            hands=hands,
             values=values,
             why=why,
         )
@@ -930,7 +979,7 @@ class Round:
                 at_deal=at_deal,
                 by=by,
                 knocker=self.knocker,
-                hands={s: tuple(self.hands[s]) for s in self.seats},
+                hands=dict(hands),
                 values={s: value_json(values[s]) for s in self.seats},
                 losses=dict(losses),
                 exempt=exempt,
@@ -961,11 +1010,7 @@ def _forms(value: HandValue) -> tuple[HandValue, dict[str, Any], str]:
         points = value.points
         entry = _VALUE_FORMS[id(value)] = (
             value,
-            {
-                "points": None if points is None else float(points),
-                "hand": value.kind.value,
-                "suit": value.suit,
-            },
+            value.json(),
             value.kind.value if points is None else points_text(points),
         )
     return entry
