@@ -314,7 +314,7 @@ class Match:
             "seat": names[seat],
             "dealer": head[0],
             "round": head[1],
-            "phase": _PHASE_TEXT[phase],
+            "phase": phase._value_,
             "to_move": None if to_move is None else names[to_move],
             "hand": [] if hand is None else [card[c] for c in hand],
             "middle": None if rnd.middle_hidden else [card[c] for c in rnd.middle],
@@ -355,7 +355,6 @@ class Match:
         )
 
 
-_PHASE_TEXT = {phase: phase.value for phase in Phase}
 # dealer, round, lives, swimming, eliminated, match over, winners
 _Head = tuple[str, int, dict[str, int], tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]]
 

@@ -124,6 +124,7 @@ _KNOCK_REQ_MAXIMUM = KnockRequires.MAXIMUM
 _KNOCKS_ONE = KnocksPerRound.ONE
 _MOVE_DRAW_AND_DISCARD = MoveKind.DRAW_AND_DISCARD
 _PASSING_FORBIDDEN = Passing.FORBIDDEN
+_PASSING_FREE = Passing.FREE
 _PASSING_ONCE_PER_DEAL = Passing.ONCE_PER_DEAL
 _PASSING_THEN_MUST_SWAP = Passing.THEN_MUST_SWAP
 _PHASE_COMPLETE_SWAP = Phase.COMPLETE_SWAP
@@ -140,6 +141,20 @@ _WASHOUT_SAME_SUIT_MIDDLE = Washout.SAME_SUIT_MIDDLE
 
 _FLAG_MASK = (1 << FLAG_BITS) - 1
 _SIMPLE = {(k, knock): Action(k, knock=knock) for k in ActionKind for knock in (False, True)}
+# The actions without cards, one object each (a lookup keyed by an enum calls its Python
+# ``__hash__``, too slow for a list made before every decision).
+_ACTION_DECLINE = _SIMPLE[ActionKind.DECLINE, False]
+_ACTION_DRAW_DISCARD = _SIMPLE[ActionKind.DRAW_DISCARD, False]
+_ACTION_DRAW_STOCK = _SIMPLE[ActionKind.DRAW_STOCK, False]
+_ACTION_KEEP = _SIMPLE[ActionKind.KEEP, False]
+_ACTION_KNOCK = _SIMPLE[ActionKind.KNOCK, False]
+_ACTION_PASS = _SIMPLE[ActionKind.PASS, False]
+_ACTION_PASS_KNOCK = _SIMPLE[ActionKind.PASS, True]
+_ACTION_SHOW = _SIMPLE[ActionKind.SHOW, False]
+_ACTION_SWAP_ALL = _SIMPLE[ActionKind.SWAP_ALL, False]
+_ACTION_SWAP_ALL_KNOCK = _SIMPLE[ActionKind.SWAP_ALL, True]
+_ACTION_TAKE_EXTRA = _SIMPLE[ActionKind.TAKE_EXTRA, False]
+_ACTION_TURN_UP = _SIMPLE[ActionKind.TURN_UP, False]
 # Actions are immutable values: every one-card swap is built once, indexed by the cards.
 _SWAP = [[Action(ActionKind.SWAP, (g,), (t,)) for t in range(64)] for g in range(64)]
 _SWAP_KNOCK = [[Action(ActionKind.SWAP, (g,), (t,), True) for t in range(64)] for g in range(64)]
@@ -201,6 +216,7 @@ class Round:
     _legal: list[Action] | None = None
     _split: int = -1
     _ring: dict[int, int] | None = None
+    _order: list[int] | None = None
 
     # ================================================================== construction
     @classmethod
@@ -269,9 +285,13 @@ class Round:
 
     # ================================================================== seating
     def _deal_order(self) -> list[int]:
-        """Active seats clockwise from the dealer's left, the dealer last."""
-        start = self.seats.index(self.dealer)
-        return self.seats[start + 1 :] + self.seats[: start + 1]
+        """Active seats clockwise from the dealer's left, the dealer last (made once a
+        round and shared: callers only read it)."""
+        order = self._order
+        if order is None:
+            start = self.seats.index(self.dealer)
+            order = self._order = self.seats[start + 1 :] + self.seats[: start + 1]
+        return order
 
     def _next_seat(self, seat: int) -> int:
         """The next seat clockwise that still plays this round (NL: not closed).
@@ -547,9 +567,9 @@ class Round:
         if phase is _PHASE_OVER:
             return []
         if phase is _PHASE_DEALER_CHOICE:
-            return [_SIMPLE[_ACT_KEEP, False], _SIMPLE[_ACT_TAKE_EXTRA, False]]
+            return [_ACTION_KEEP, _ACTION_TAKE_EXTRA]
         if phase is _PHASE_REVEAL_OFFER:
-            return [_SIMPLE[_ACT_SHOW, False], _SIMPLE[_ACT_DECLINE, False]]
+            return [_ACTION_SHOW, _ACTION_DECLINE]
         seat = self.current
         out: list[Action] = []
         if self.rules.turns.move is _MOVE_DRAW_AND_DISCARD:
@@ -559,12 +579,12 @@ class Round:
                     if self._why_illegal_draw(candidate) is None:
                         out.append(candidate)
                 return out
-            out.append(_SIMPLE[_ACT_DRAW_STOCK, False])
+            out.append(_ACTION_DRAW_STOCK)
             if self.discard:
-                out.append(_SIMPLE[_ACT_DRAW_DISCARD, False])
+                out.append(_ACTION_DRAW_DISCARD)
             if self._why_knock_illegal(seat, with_move=False) is None:
                 self._split = len(out)
-                out.append(_SIMPLE[_ACT_KNOCK, False])
+                out.append(_ACTION_KNOCK)
             return out
         swaps = self.rules.turns.swaps
         hand, middle = self.hands[seat], self.middle
@@ -574,14 +594,14 @@ class Round:
         if one:
             out = _pairs(_SWAP, hand, middle)
         if every:
-            out.append(_SIMPLE[_ACT_SWAP_ALL, False])
+            out.append(_ACTION_SWAP_ALL)
         if phase is _PHASE_COMPLETE_SWAP:
             return out
         if self.middle_hidden:
-            out.append(_SIMPLE[_ACT_TURN_UP, False])
-        pass_ok = self._why_pass_illegal(seat) is None
+            out.append(_ACTION_TURN_UP)
+        pass_ok = self.rules.turns.passing is _PASSING_FREE or self._why_pass_illegal(seat) is None
         if pass_ok:
-            out.append(_SIMPLE[_ACT_PASS, False])
+            out.append(_ACTION_PASS)
         form = self.rules.knocking.form
         if form is _KNOCK_FORM_AFTER_MOVE:
             if self.rules.knocking.requires is _KNOCK_REQ_MAXIMUM:
@@ -591,14 +611,14 @@ class Round:
                 if one:
                     out.extend(_pairs(_SWAP_KNOCK, hand, middle))
                 if every:
-                    out.append(_SIMPLE[_ACT_SWAP_ALL, True])
+                    out.append(_ACTION_SWAP_ALL_KNOCK)
                 if pass_ok:
-                    out.append(_SIMPLE[_ACT_PASS, True])
+                    out.append(_ACTION_PASS_KNOCK)
             return out
         knock_ok = self._why_knock_illegal(seat, with_move=False) is None
         if knock_ok and (form is _KNOCK_FORM_INSTEAD_OF_MOVE or pass_ok):
             self._split = len(out)
-            out.append(_SIMPLE[_ACT_KNOCK, False])
+            out.append(_ACTION_KNOCK)
         return out
 
     def _closing_moves(self, seat: int, out: list[Action], pass_ok: bool) -> None:
@@ -609,10 +629,10 @@ class Round:
             if move.kind is _ACT_TURN_UP:
                 continue
             if move.kind is _ACT_PASS:
-                closing = _SIMPLE[_ACT_PASS, True]
+                closing = _ACTION_PASS_KNOCK
                 after: Sequence[Card] = self.hands[seat]
             elif move.kind is _ACT_SWAP_ALL:
-                closing = _SIMPLE[_ACT_SWAP_ALL, True]
+                closing = _ACTION_SWAP_ALL_KNOCK
                 after = self.middle
             else:
                 closing = _SWAP_KNOCK[move.give[0]][move.take[0]]
@@ -633,10 +653,11 @@ class Round:
         self._legal = None
         seat = self.current
         kind = action.kind
-        if self.phase is _PHASE_DEALER_CHOICE:
+        phase = self.phase
+        if phase is _PHASE_DEALER_CHOICE:
             self._dealer_choice(kind is _ACT_TAKE_EXTRA)
             return
-        if self.phase is _PHASE_REVEAL_OFFER:
+        if phase is _PHASE_REVEAL_OFFER:
             self.offers.pop(0)
             if kind is _ACT_SHOW:
                 self.shown.add(seat)
@@ -659,7 +680,7 @@ class Round:
             kind is _ACT_KNOCK and knock_form is not _KNOCK_FORM_INSTEAD_OF_MOVE
         )
         changed = False
-        if kind in (_ACT_SWAP, _ACT_SWAP_ALL):
+        if kind is _ACT_SWAP or kind is _ACT_SWAP_ALL:
             self._swap(seat, action)
             changed = True
         elif kind is _ACT_PASS or knock_form is _KNOCK_FORM_AFTER_MOVE:
@@ -676,7 +697,7 @@ class Round:
             if self.rules.turns.passing is _PASSING_THEN_MUST_SWAP:
                 self.obliged.add(seat)
         extra = False
-        if changed and self._washout(seat):
+        if changed and self.rules.washout.rule is _WASHOUT_SAME_SUIT_MIDDLE and self._washout(seat):
             extra = True
         if self.last_queue is None:
             if is_pass:
@@ -793,6 +814,10 @@ class Round:
                 self._end_showdown(EndReason.KNOCK, self.knocker)
                 return
             self.current = self.last_queue.pop(0)
+            return
+        ring = self._ring
+        if ring is not None and not self.closed:
+            self.current = ring[seat]
             return
         self.current = self._next_seat(seat)
 
@@ -975,7 +1000,7 @@ class Round:
         )
         self.emit(
             ev.RoundEnded(
-                reason=reason.value,
+                reason=reason._value_,
                 at_deal=at_deal,
                 by=by,
                 knocker=self.knocker,
