@@ -124,6 +124,7 @@ class Evaluator:
         self._values: dict[tuple[Card, ...], HandValue] = {}
         self._values_in_order: dict[int, HandValue] = {}
         self._json_in_order: dict[int, dict[str, Any]] = {}
+        self._json_by_value: dict[int, dict[str, Any]] = {}
         self._build()
 
     # ------------------------------------------------------------------ exact evaluation
@@ -315,15 +316,22 @@ class Evaluator:
 
     def value_json(self, hand: Sequence[Card]) -> dict[str, Any]:
         """``self.value(hand).json()`` as a fresh dict. The observation asks for it before
-        every decision, so a three-card hand's form is remembered in its held order:
-        one lookup instead of two and a conversion."""
+        every decision, so each remembered value keeps one JSON form, and a three-card
+        hand finds it by its held order in one lookup."""
         if len(hand) == 3:
             index = hand[0] << 12 | hand[1] << 6 | hand[2]
             form = self._json_in_order.get(index)
             if form is None:
-                form = self._json_in_order[index] = self.value(hand).json()
+                form = self._json_in_order[index] = self._json_of(self.value(hand))
             return form.copy()
-        return self.value(hand).json()
+        return self._json_of(self.value(hand)).copy()
+
+    def _json_of(self, value: HandValue) -> dict[str, Any]:
+        # keyed by identity: the values come from the memo, which keeps them alive
+        form = self._json_by_value.get(id(value))
+        if form is None:
+            form = self._json_by_value[id(value)] = value.json()
+        return form
 
     def _value_sorted(self, hand: Sequence[Card]) -> HandValue:
         key = tuple(sorted(hand))

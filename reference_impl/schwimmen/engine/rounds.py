@@ -1043,7 +1043,10 @@ def _forms(value: HandValue) -> tuple[HandValue, dict[str, Any], str]:
 
 def value_json(value: HandValue) -> dict[str, Any]:
     """The JSON form of a hand value, a fresh dict each time."""
-    return dict(_forms(value)[1])
+    entry = _VALUE_FORMS.get(id(value))
+    if entry is None or entry[0] is not value:
+        entry = _forms(value)
+    return entry[1].copy()
 
 
 def describe_hand(cards: Sequence[Card]) -> str:
