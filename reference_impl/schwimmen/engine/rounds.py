@@ -163,6 +163,10 @@ _SWAP_KNOCK = [[Action(ActionKind.SWAP, (g,), (t,), True) for t in range(64)] fo
 _TEXT = attrgetter("text")
 
 
+# the flags that can end a round when a move makes them (checked after every swap)
+_ENDS_IN_PLAY = FEUER | FEUER_LIGHT | MAXIMUM
+
+
 def _pairs(table: list[list[Action]], hand: list[Card], middle: list[Card]) -> list[Action]:
     """The one-card swaps of ``hand`` with ``middle`` from ``table``, hand card by hand
     card. Three cards against three are spelled out: this list is made before every
@@ -689,8 +693,10 @@ class Round:
         self.moves += 1
         if changed:
             self.reached[seat] = self.moves
-            self.obliged.discard(seat)
-            if self._check_in_play(seat):
+            if self.obliged:
+                self.obliged.discard(seat)
+            ends = self.evaluator.packed(self.hands[seat]) & _ENDS_IN_PLAY
+            if ends and self._check_in_play(seat):
                 return
         if is_pass:
             self.passed.add(seat)
