@@ -200,7 +200,22 @@ def test_observation_agrees_with_the_state(name: str) -> None:
             assert obs["value"] == {"points": points, "hand": value.kind.value, "suit": value.suit}
             obs["value"]["points"] = -1
             assert match.observation(seat)["value"]["points"] == points
+        obs["lives"]["P1"] = -5
+        obs["eliminated"].append("P9")
+        again = match.observation(seat)
+        assert again["lives"]["P1"] == match.lives[0]
+        assert "P9" not in again["eliminated"]
         match.apply(bot.choose(match))
+
+
+def test_a_stale_match_part_of_the_observation_is_caught() -> None:
+    """The observation keeps its match part from the round's start; the invariant check
+    compares it with the match, so a change it missed does not go unnoticed."""
+    match = Match(_ruleset("pagat"), 4, seed=3)
+    check_secrecy(match)
+    match.lives[2] -= 1
+    with pytest.raises(AssertionError, match="the observation shows"):
+        check_secrecy(match)
 
 
 def test_showdown_names_the_lowest_hand_by_its_points() -> None:

@@ -17,7 +17,7 @@ from schwimmen.engine.match import Match
 from schwimmen.engine.rounds import Phase, Round
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import parse_text
-from schwimmen.protocol.cards import parse
+from schwimmen.protocol.cards import parse, seat_name
 
 
 def check_cards(match: Match) -> None:
@@ -68,7 +68,26 @@ def check_secrecy(match: Match, since: int = 0) -> int:
             raise AssertionError("the observation shows another hand than the seat's own")
         if match.round.middle_hidden and observation["middle"] is not None:
             raise AssertionError("the observation shows the face-down middle")
+        _check_match_view(match, observation)
     return len(match.events)
+
+
+def _check_match_view(match: Match, observation: dict[str, object]) -> None:
+    """The observation's match part (kept from the round's start) is still the match's."""
+    name = seat_name
+    lives = match.lives
+    expected = {
+        "dealer": name(match.dealer),
+        "round": match.round_no,
+        "lives": {name(s): n for s, n in enumerate(lives)},
+        "swimming": [name(s) for s in match.swimming()],
+        "eliminated": [name(s) for s in sorted(match.eliminated)],
+        "match_over": match.over,
+        "winners": [name(s) for s in match.winners],
+    }
+    seen = {key: observation[key] for key in expected}
+    if seen != expected:
+        raise AssertionError(f"the observation shows {seen}, the match is {expected}")
 
 
 def check_compiled_round(

@@ -141,8 +141,8 @@ _WASHOUT_SAME_SUIT_MIDDLE = Washout.SAME_SUIT_MIDDLE
 
 _FLAG_MASK = (1 << FLAG_BITS) - 1
 _SIMPLE = {(k, knock): Action(k, knock=knock) for k in ActionKind for knock in (False, True)}
-# The actions without cards, one object each (a lookup keyed by an enum calls its Python
-# ``__hash__``, too slow for a list made before every decision).
+# The actions without cards by name, so that the list made before every decision reads a
+# constant instead of building and hashing an (enum, bool) key.
 _ACTION_DECLINE = _SIMPLE[ActionKind.DECLINE, False]
 _ACTION_DRAW_DISCARD = _SIMPLE[ActionKind.DRAW_DISCARD, False]
 _ACTION_DRAW_STOCK = _SIMPLE[ActionKind.DRAW_STOCK, False]
@@ -160,8 +160,7 @@ _SWAP = [[Action(ActionKind.SWAP, (g,), (t,)) for t in range(64)] for g in range
 _SWAP_KNOCK = [[Action(ActionKind.SWAP, (g,), (t,), True) for t in range(64)] for g in range(64)]
 
 
-_TEXT = attrgetter("text")
-
+_TEXT = attrgetter("text")  # an action's canonical text, for map() over a legal list
 
 # the flags that can end a round when a move makes them (checked after every swap)
 _ENDS_IN_PLAY = FEUER | FEUER_LIGHT | MAXIMUM
