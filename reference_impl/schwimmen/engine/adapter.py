@@ -17,10 +17,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from schwimmen.engine.hands import evaluator_for
+from schwimmen.engine.hands import evaluator_for, value_json
 from schwimmen.engine.match import Match, Position, SetupError
 from schwimmen.engine.reasons import IllegalAction
-from schwimmen.engine.rounds import Round, RoundResult, value_json
+from schwimmen.engine.rounds import Round, RoundResult
 from schwimmen.protocol.actions import ActionSyntaxError, parse_text
 from schwimmen.protocol.cards import Card, parse, parse_seat, seat_name, text
 from schwimmen.spec.rules import Rules, build_rules

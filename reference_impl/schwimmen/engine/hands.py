@@ -20,6 +20,7 @@ from typing import Any
 
 from schwimmen.protocol.cards import Card, deck, rank_of, suit_of
 from schwimmen.spec.parameters import SUITS
+from schwimmen.spec.present import points as points_text
 from schwimmen.spec.rules import Rules
 from schwimmen.spec.vocabulary import AcesKind, CardByCard, ProtectingHand, SevensKind, TripleOrder
 
@@ -124,7 +125,6 @@ class Evaluator:
         self._values: dict[tuple[Card, ...], HandValue] = {}
         self._values_in_order: dict[int, HandValue] = {}
         self._json_in_order: dict[int, dict[str, Any]] = {}
-        self._json_by_value: dict[int, dict[str, Any]] = {}
         self._build()
 
     # ------------------------------------------------------------------ exact evaluation
@@ -315,23 +315,16 @@ class Evaluator:
         return self._value_sorted(hand)
 
     def value_json(self, hand: Sequence[Card]) -> dict[str, Any]:
-        """``self.value(hand).json()`` as a fresh dict. The observation asks for it before
-        every decision, so each remembered value keeps one JSON form, and a three-card
-        hand finds it by its held order in one lookup."""
+        """:func:`value_json` of the hand's value. The observation asks for it before every
+        decision, so a three-card hand finds its value's one remembered JSON form by its
+        held order, in one lookup."""
         if len(hand) == 3:
             index = hand[0] << 12 | hand[1] << 6 | hand[2]
             form = self._json_in_order.get(index)
             if form is None:
-                form = self._json_in_order[index] = self._json_of(self.value(hand))
+                form = self._json_in_order[index] = value_forms(self.value(hand))[1]
             return form.copy()
-        return self._json_of(self.value(hand)).copy()
-
-    def _json_of(self, value: HandValue) -> dict[str, Any]:
-        # keyed by identity: the values come from the memo, which keeps them alive
-        form = self._json_by_value.get(id(value))
-        if form is None:
-            form = self._json_by_value[id(value)] = value.json()
-        return form
+        return value_json(self.value(hand))
 
     def _value_sorted(self, hand: Sequence[Card]) -> HandValue:
         key = tuple(sorted(hand))
@@ -394,6 +387,38 @@ def scoring_key(rules: Rules) -> tuple[object, ...]:
         rules.comparison.suit_order,
         rules.comparison.card_by_card,
     )
+
+
+_VALUE_FORMS: dict[int, tuple[HandValue, dict[str, Any], str]] = {}
+_VALUE_FORMS_LIMIT = 1 << 16  # a few MiB at most; a three-card pack has ~5,000 values
+
+
+def value_forms(value: HandValue) -> tuple[HandValue, dict[str, Any], str]:
+    """The value, its JSON form (shared: copy it before handing it out) and its points
+    text (``30½``, or the hand's name where it has no points).
+
+    Hand values come from the evaluator's memo, so the few thousand distinct ones are
+    converted once (the entry keeps its value alive, so the ``id`` cannot be reused; the
+    memo is emptied if values from elsewhere ever fill it)."""
+    entry = _VALUE_FORMS.get(id(value))
+    if entry is None or entry[0] is not value:
+        if len(_VALUE_FORMS) >= _VALUE_FORMS_LIMIT:
+            _VALUE_FORMS.clear()
+        points = value.points
+        entry = _VALUE_FORMS[id(value)] = (
+            value,
+            value.json(),
+            value.kind.value if points is None else points_text(points),
+        )
+    return entry
+
+
+def value_json(value: HandValue) -> dict[str, Any]:
+    """The JSON form of a hand value, a fresh dict each time."""
+    entry = _VALUE_FORMS.get(id(value))
+    if entry is None or entry[0] is not value:
+        entry = value_forms(value)
+    return entry[1].copy()
 
 
 _BY_RULES: dict[int, tuple[Rules, Evaluator]] = {}

@@ -21,7 +21,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any
 
 from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import (
@@ -34,12 +33,13 @@ from schwimmen.engine.hands import (
     SPECIAL,
     Evaluator,
     HandValue,
+    value_forms,
+    value_json,
 )
 from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action, ActionKind
 from schwimmen.protocol.cards import Card, pretty, seat_name
-from schwimmen.spec.present import points as points_text
 from schwimmen.spec.rules import Penalty, Rules
 from schwimmen.spec.vocabulary import (
     AfterKnock,
@@ -970,7 +970,7 @@ class Round:
                 rules.penalties.knocker_lowest if s == self.knocker else rules.penalties.lowest
             )
         shown = values[losers[0]]
-        worth = _points_text(shown)
+        worth = value_forms(shown)[2]
         names = ", ".join([seat_name(s) for s in losers])
         protected = [s for s in seats if values[s].flags & PROTECTED]
         why = f"lowest hand {worth}: {names}{note}"
@@ -1016,42 +1016,6 @@ class Round:
                 why=why,
             )
         )
-
-
-def _points_text(value: HandValue) -> str:
-    """``30½``, or the hand's name where it has no points; remembered like :func:`value_json`."""
-    return _forms(value)[2]
-
-
-_VALUE_FORMS: dict[int, tuple[HandValue, dict[str, Any], str]] = {}
-_VALUE_FORMS_LIMIT = 1 << 16  # a few MiB at most; a three-card pack has ~5,000 values
-
-
-def _forms(value: HandValue) -> tuple[HandValue, dict[str, Any], str]:
-    """The JSON form and the points text of a hand value.
-
-    Hand values come from the evaluator's memo, so the few thousand distinct ones are
-    converted once (the entry keeps its value alive, so the ``id`` cannot be reused; the
-    memo is emptied if values from elsewhere ever fill it)."""
-    entry = _VALUE_FORMS.get(id(value))
-    if entry is None or entry[0] is not value:
-        if len(_VALUE_FORMS) >= _VALUE_FORMS_LIMIT:
-            _VALUE_FORMS.clear()
-        points = value.points
-        entry = _VALUE_FORMS[id(value)] = (
-            value,
-            value.json(),
-            value.kind.value if points is None else points_text(points),
-        )
-    return entry
-
-
-def value_json(value: HandValue) -> dict[str, Any]:
-    """The JSON form of a hand value, a fresh dict each time."""
-    entry = _VALUE_FORMS.get(id(value))
-    if entry is None or entry[0] is not value:
-        entry = _forms(value)
-    return entry[1].copy()
 
 
 def describe_hand(cards: Sequence[Card]) -> str:
