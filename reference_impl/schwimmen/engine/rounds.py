@@ -820,10 +820,6 @@ class Round:
                 return
             self.current = self.last_queue.pop(0)
             return
-        ring = self._ring
-        if ring is not None and not self.closed:
-            self.current = ring[seat]
-            return
         self.current = self._next_seat(seat)
 
     def _dealer_choice(self, take: bool) -> None:
