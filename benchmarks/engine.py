@@ -11,8 +11,9 @@ legal, otherwise a uniformly random legal action):
   (microseconds, per decision);
 * hand evaluations per second (table lookups) and the time to build the hand table;
 
-and the ratios against ``baseline_pagat.py``, a loop hard-coded for pagat alone. Each
-figure is the median of three timed runs. One core; nothing else should be running.
+and the ratios against ``baseline_pagat.py``, a loop hard-coded for pagat alone, which
+runs just before each timed run of the engine. Each figure and each ratio is the median of
+three such pairs of runs. One core; nothing else should be running.
 """
 
 from __future__ import annotations
@@ -41,16 +42,35 @@ from schwimmen.spec.rules import Rules
 SEATS = 4
 
 
+def once(work: Callable[[], int], seconds: float) -> float:
+    """Units of work per second over one run of about ``seconds``."""
+    done = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        done += work()
+    return done / (time.perf_counter() - start)
+
+
 def rate(work: Callable[[], int], seconds: float) -> float:
     """Units of work per second: the median of three runs of about ``seconds`` each."""
-    results = []
+    return statistics.median(once(work, seconds) for _ in range(3))
+
+
+def paired(
+    work: Callable[[], int], base: Callable[[], int], seconds: float, seen: list[float]
+) -> tuple[float, float]:
+    """The engine's rate and its ratio to the baseline, each the median of three runs in
+    which the baseline runs just before the engine: a machine that speeds up or slows
+    down during the benchmark moves both sides of a ratio alike. The baseline's rates are
+    added to ``seen``."""
+    rates, ratios = [], []
     for _ in range(3):
-        done = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            done += work()
-        results.append(done / (time.perf_counter() - start))
-    return statistics.median(results)
+        reference = once(base, seconds)
+        measured = once(work, seconds)
+        seen.append(reference)
+        rates.append(measured)
+        ratios.append(measured / reference)
+    return statistics.median(rates), statistics.median(ratios)
 
 
 def baseline_rounds(rng: random.Random) -> Callable[[], int]:
@@ -155,8 +175,9 @@ def main(argv: list[str] | None = None) -> int:
     catalog = Catalog.load()
     names = args.ruleset or sorted(catalog.rulesets)
     rng = random.Random(1)
-    base_r = rate(baseline_rounds(rng), args.seconds)
-    base_m = rate(baseline_matches(rng), args.seconds)
+    rounds_base, matches_base = baseline_rounds(rng), baseline_matches(rng)
+    seen_r: list[float] = []
+    seen_m: list[float] = []
     rows = []
     for name in names:
         rules = catalog.resolve(name).rules
@@ -167,38 +188,43 @@ def main(argv: list[str] | None = None) -> int:
         if not seats_ok:
             continue
         tally = [0, 0]
+        t = args.seconds
+        sim_r, sim_ratio = paired(compiled_rounds(rules, rng), rounds_base, t, seen_r)
+        sim_m, sim_m_ratio = paired(compiled_matches(rules, rng), matches_base, t, seen_m)
+        full, full_ratio = paired(full_rounds(rules, rng, False), rounds_base, t, seen_r)
+        observed, observed_ratio = paired(
+            full_rounds(rules, rng, True, tally), rounds_base, t, seen_r
+        )
         row = {
             "ruleset": name,
             "table_build_s": build,
-            "evaluations_per_s": rate(evaluations(evaluator, rng), args.seconds),
-            "sim_rounds_per_s": rate(compiled_rounds(rules, rng), args.seconds),
-            "sim_matches_per_s": rate(compiled_matches(rules, rng), args.seconds),
-            "full_rounds_per_s": rate(full_rounds(rules, rng, False), args.seconds),
-            "full_observed_rounds_per_s": rate(full_rounds(rules, rng, True, tally), args.seconds),
+            "evaluations_per_s": rate(evaluations(evaluator, rng), t),
+            "sim_rounds_per_s": sim_r,
+            "sim_matches_per_s": sim_m,
+            "full_rounds_per_s": full,
+            "full_observed_rounds_per_s": observed,
+            "sim_ratio": sim_ratio,
+            "sim_match_ratio": sim_m_ratio,
+            "full_ratio": full_ratio,
+            "full_observed_ratio": observed_ratio,
         }
         row["decisions_per_round"] = tally[1] / tally[0]
         # what one observation adds: the difference of the two full-engine rates, per decision
-        row["observation_us"] = (
-            (1 / row["full_observed_rounds_per_s"] - 1 / row["full_rounds_per_s"])
-            * 1e6
-            / row["decisions_per_round"]
-        )
-        row["sim_ratio"] = row["sim_rounds_per_s"] / base_r
-        row["sim_match_ratio"] = row["sim_matches_per_s"] / base_m
-        row["full_ratio"] = row["full_rounds_per_s"] / base_r
-        row["full_observed_ratio"] = row["full_observed_rounds_per_s"] / base_r
+        row["observation_us"] = (1 / observed - 1 / full) * 1e6 / row["decisions_per_round"]
         rows.append(row)
         if not args.json:
             print(
                 f"{name:15s} sim {row['sim_rounds_per_s']:9,.0f} r/s ({row['sim_ratio']:.2f}x)"
                 f" {row['sim_matches_per_s']:7,.0f} m/s ({row['sim_match_ratio']:.2f}x) | full"
-                f" {row['full_rounds_per_s']:7,.0f} r/s ({row['full_ratio']:.2f}x), observed"
-                f" {row['full_observed_rounds_per_s']:7,.0f} ({row['full_observed_ratio']:.2f}x,"
+                f" {row['full_rounds_per_s']:7,.0f} r/s ({row['full_ratio']:.3f}x), observed"
+                f" {row['full_observed_rounds_per_s']:7,.0f} ({row['full_observed_ratio']:.3f}x,"
                 f" {row['observation_us']:.1f} µs an observation)"
                 f" | {row['evaluations_per_s'] / 1e6:5.1f}M evals/s,"
                 f" table {row['table_build_s'] * 1000:6.0f} ms",
                 flush=True,
             )
+    base_r = statistics.median(seen_r) if seen_r else 0.0
+    base_m = statistics.median(seen_m) if seen_m else 0.0
     summary = {
         "seats": SEATS,
         "baseline_rounds_per_s": base_r,
