@@ -323,7 +323,7 @@ class Round:
         self.emit(ev.RoundStarted(self.number, self.dealer, tuple(order)))
         for s in order:
             self.emit(ev.Dealt(s, tuple(self.hands[s])))
-            self.reached[s] = 0
+        self.reached = dict.fromkeys(order, 0)
         self.middle_hidden = (
             rules.dealing.middle_visibility is MiddleVisibility.HIDDEN_UNTIL_FIRST_SWAP
             and bool(self.middle)
@@ -724,10 +724,10 @@ class Round:
             gave, took = tuple(hand), tuple(middle)
             self.hands[seat], self.middle = list(middle), list(hand)
         else:
-            give, take = action.give[0], action.take[0]
+            gave, took = action.give, action.take
+            give, take = gave[0], took[0]
             hand[hand.index(give)] = take
             middle[middle.index(take)] = give
-            gave, took = (give,), (take,)
         self.emit(ev.Swapped(seat, gave, took))
 
     def _check_in_play(self, seat: int) -> bool:
