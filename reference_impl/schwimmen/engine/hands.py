@@ -324,7 +324,8 @@ class Evaluator:
             if form is None:
                 form = self._json_in_order[index] = value_forms(self.value(hand))[1]
             return form.copy()
-        return value_json(self.value(hand))
+        # a four-card pack has 270,725 hands, more than the forms memo keeps: convert
+        return self.value(hand).json()
 
     def _value_sorted(self, hand: Sequence[Card]) -> HandValue:
         key = tuple(sorted(hand))
