@@ -140,21 +140,20 @@ _WASHOUT_SAME_SUIT_MIDDLE = Washout.SAME_SUIT_MIDDLE
 
 
 _FLAG_MASK = (1 << FLAG_BITS) - 1
-_SIMPLE = {(k, knock): Action(k, knock=knock) for k in ActionKind for knock in (False, True)}
-# The actions without cards by name, so that the list made before every decision reads a
-# constant instead of building and hashing an (enum, bool) key.
-_ACTION_DECLINE = _SIMPLE[ActionKind.DECLINE, False]
-_ACTION_DRAW_DISCARD = _SIMPLE[ActionKind.DRAW_DISCARD, False]
-_ACTION_DRAW_STOCK = _SIMPLE[ActionKind.DRAW_STOCK, False]
-_ACTION_KEEP = _SIMPLE[ActionKind.KEEP, False]
-_ACTION_KNOCK = _SIMPLE[ActionKind.KNOCK, False]
-_ACTION_PASS = _SIMPLE[ActionKind.PASS, False]
-_ACTION_PASS_KNOCK = _SIMPLE[ActionKind.PASS, True]
-_ACTION_SHOW = _SIMPLE[ActionKind.SHOW, False]
-_ACTION_SWAP_ALL = _SIMPLE[ActionKind.SWAP_ALL, False]
-_ACTION_SWAP_ALL_KNOCK = _SIMPLE[ActionKind.SWAP_ALL, True]
-_ACTION_TAKE_EXTRA = _SIMPLE[ActionKind.TAKE_EXTRA, False]
-_ACTION_TURN_UP = _SIMPLE[ActionKind.TURN_UP, False]
+# The actions without cards, one object each: the legal list made before every decision
+# reads these constants, and an action taken from it is recognised by identity.
+_ACTION_DECLINE = Action(ActionKind.DECLINE)
+_ACTION_DRAW_DISCARD = Action(ActionKind.DRAW_DISCARD)
+_ACTION_DRAW_STOCK = Action(ActionKind.DRAW_STOCK)
+_ACTION_KEEP = Action(ActionKind.KEEP)
+_ACTION_KNOCK = Action(ActionKind.KNOCK)
+_ACTION_PASS = Action(ActionKind.PASS)
+_ACTION_PASS_KNOCK = Action(ActionKind.PASS, knock=True)
+_ACTION_SHOW = Action(ActionKind.SHOW)
+_ACTION_SWAP_ALL = Action(ActionKind.SWAP_ALL)
+_ACTION_SWAP_ALL_KNOCK = Action(ActionKind.SWAP_ALL, knock=True)
+_ACTION_TAKE_EXTRA = Action(ActionKind.TAKE_EXTRA)
+_ACTION_TURN_UP = Action(ActionKind.TURN_UP)
 # Actions are immutable values: every one-card swap is built once, indexed by the cards.
 _SWAP = [[Action(ActionKind.SWAP, (g,), (t,)) for t in range(64)] for g in range(64)]
 _SWAP_KNOCK = [[Action(ActionKind.SWAP, (g,), (t,), True) for t in range(64)] for g in range(64)]
