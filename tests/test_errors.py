@@ -89,6 +89,48 @@ def test_oversized_file_is_rejected_without_parsing(tmp_path: Path) -> None:
         read_file(big)
 
 
+@pytest.mark.parametrize(
+    "number", ["9" * 5000, "-" + "9" * 5000, "0x" + "f" * 5000, str(2**64), str(-(2**64))]
+)
+def test_a_huge_number_is_located_not_a_traceback(number: str) -> None:
+    with pytest.raises(YamlError) as info:
+        read_text("x.yaml", f"id: x\nvalue: {number}\n")
+    err = info.value.error
+    assert (err.line, err.col, err.path) == (2, 8, "$.value")
+    assert err.message == "number too large (more than 64 bits)"
+
+
+def test_a_64_bit_number_is_read() -> None:
+    doc = read_text("x.yaml", f"a: {2**64 - 1}\nb: {-(2**64) + 1}\n")
+    assert doc.data == {"a": 2**64 - 1, "b": -(2**64) + 1}
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "col"),
+    [
+        ("id: x\nrules:\n\tfoo: 1\n", 3, 1),
+        ("id: x\nrules:\n  \tfoo: 1\n", 3, 3),
+        ("a:\n  - 1\n\t- 2\n", 3, 1),
+    ],
+)
+def test_a_tab_in_the_indentation_is_named(text: str, line: int, col: int) -> None:
+    with pytest.raises(YamlError) as info:
+        read_text("x.yaml", text)
+    err = info.value.error
+    assert (err.line, err.col) == (line, col)
+    assert err.message == "YAML syntax: a tab character: YAML indents with spaces only"
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="no /dev/null here")
+def test_a_device_or_folder_is_not_read(tmp_path: Path) -> None:
+    from schwimmen.spec.yamlread import read_file
+
+    for path in (Path("/dev/null"), tmp_path):
+        with pytest.raises(YamlError) as info:
+            read_file(path)
+        assert info.value.error.message == "cannot read: not a regular file"
+
+
 def test_python_tags_are_refused() -> None:
     with pytest.raises(YamlError, match="unsupported YAML tag"):
         read_text("x.yaml", "a: !!python/object:os.system {}\n")

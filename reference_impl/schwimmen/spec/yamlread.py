@@ -10,11 +10,17 @@ reader composes the node graph with the safe composer and builds the data itself
 * the file size, the nesting depth and the number of nodes built (which bounds alias
   expansion, the "billion laughs") are capped, so a hostile file is rejected quickly and
   in bounded memory;
-* every value's and every key's line and column are recorded by JSON path.
+* every value's and every key's line and column are recorded by JSON path;
+* only regular files are opened (a FIFO or a device would block or never end), and an
+  integer must fit in 64 bits (Python refuses to print one of 4,300 digits, and no
+  implementation the rules are written for could hold it).
 """
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +32,8 @@ from schwimmen.spec.errors import JsonPath, SpecError, format_path
 MAX_BYTES = 256 * 1024
 MAX_NODES = 20_000
 MAX_DEPTH = 48
+MAX_INT = 2**64
+TOO_LARGE = "number too large (more than 64 bits)"
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SCALAR_TAGS = {
@@ -102,9 +110,14 @@ class _Builder:
         if isinstance(node, yaml.ScalarNode):
             if node.tag not in _SCALAR_TAGS:
                 raise self.fail(node, path, f"unsupported YAML tag {node.tag!r}")
-            value = self.scalars.construct_object(node)
+            try:
+                value = self.scalars.construct_object(node)
+            except ValueError:  # a decimal integer past Python's digit limit
+                raise self.fail(node, path, TOO_LARGE) from None
             if isinstance(value, float) and value != value:
                 raise self.fail(node, path, "NaN is not a value")
+            if isinstance(value, int) and not -MAX_INT < value < MAX_INT:
+                raise self.fail(node, path, TOO_LARGE)
             return value
         if isinstance(node, yaml.SequenceNode | yaml.MappingNode):
             self.doc.containers.add(path)
@@ -151,6 +164,8 @@ def read_text(file: str, text: str) -> Document:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or "invalid YAML"
+        if "tab character" in problem or _char_at(text, line, col) == "\t":
+            problem = "a tab character: YAML indents with spaces only"
         raise YamlError(SpecError(file, line, col, "$", f"YAML syntax: {problem}")) from None
     except yaml.YAMLError as exc:
         raise YamlError(SpecError(file, 1, 1, "$", f"YAML syntax: {exc}")) from None
@@ -167,11 +182,39 @@ def read_text(file: str, text: str) -> Document:
     return doc
 
 
+# The line breaks PyYAML counts when it numbers lines.
+_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+
+
+def _char_at(text: str, line: int, col: int) -> str:
+    """The character at 1-based ``line`` and ``col`` of ``text``, or ``""``."""
+    lines = _LINE_BREAK.split(text)
+    if not 0 < line <= len(lines) or not 0 < col <= len(lines[line - 1]):
+        return ""
+    return lines[line - 1][col - 1]
+
+
+def _open_regular(path: Path) -> int:
+    """Open ``path`` for reading if it is a regular file; raise :class:`OSError` otherwise.
+
+    A FIFO, a device or a socket is refused before it is opened (opening a FIFO blocks
+    until a writer comes, reading ``/dev/zero`` never ends). The file is opened without
+    blocking and checked again, in case it was replaced between the two looks.
+    """
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise OSError(0, "not a regular file")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(0, "not a regular file")
+    return fd
+
+
 def read_file(path: Path, shown_as: str | None = None) -> Document:
-    """Read and parse a file, refusing to read more than :data:`MAX_BYTES` of it."""
+    """Read and parse a regular file, refusing to read more than :data:`MAX_BYTES` of it."""
     name = shown_as or str(path)
     try:
-        with path.open("rb") as handle:
+        with os.fdopen(_open_regular(path), "rb") as handle:
             raw = handle.read(MAX_BYTES + 1)
     except OSError as exc:
         raise YamlError(SpecError(name, 1, 1, "$", f"cannot read: {exc.strerror}")) from None
