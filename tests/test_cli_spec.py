@@ -3,12 +3,28 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from schwimmen.cli import main as cli_main
 from schwimmen.cli.main import main
 from schwimmen.resources import spec_dir
 from schwimmen.spec.loader import Catalog
+
+HOUSE = """\
+id: my-rule
+kind: house-rule
+title: My house rule
+origin: pagat
+rules:
+  penalties:
+    knocker_lowest:
+      value: 2
+      default:
+        why: we like it
+"""
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -112,3 +128,59 @@ def test_validate_the_shipped_spec(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["validate", str(spec_dir())], capsys)
     assert code == 0
     assert out.strip().splitlines()[-1].startswith("OK:")
+
+
+EVIL = (
+    HOUSE.replace("id: my-rule", "id: evil")
+    .replace("title: My house rule", 'title: "Evil \\e]0;pwned\\a rule \\e[2J"')
+    .replace("why: we like it", 'why: "we \\x7f like \\x9b2J it"')
+)
+
+
+def _no_control_characters(text: str) -> None:
+    assert not any(c in text for c in "\x1b\x07\x7f\x9b"), repr(text)
+
+
+def test_show_and_diff_neutralise_control_characters_from_a_file(
+    write: Callable[[str, str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("COLUMNS", "300")
+    path = write("evil.yaml", EVIL)
+    code, out, _ = run(["show", f"pagat+{path}"], capsys)
+    assert code == 0
+    _no_control_characters(out)
+    assert "Evil \\u001b]0;pwned rule \\u001b[2J" in out
+    assert "we \\u007f like \\u009b2J it" in out
+    code, out, _ = run(["show", f"pagat+{path}", "--format", "json"], capsys)
+    assert code == 0
+    _no_control_characters(out)
+    data = json.loads(out)
+    assert data["title"].endswith("Evil \x1b]0;pwned\x07 rule \x1b[2J"), "JSON keeps the data"
+    code, out, _ = run(["diff", "pagat", f"pagat+{path}"], capsys)
+    assert code == 0
+    _no_control_characters(out)
+    assert "we \\u007f like \\u009b2J it" in out
+
+
+def test_list_neutralises_control_characters_from_a_file(
+    scratch: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "300")
+    (scratch / "house-rules" / "evil.yaml").write_text(EVIL, encoding="utf-8")
+    monkeypatch.setattr(cli_main, "_catalog", lambda: Catalog.load(scratch))
+    code, out, _ = run(["list"], capsys)
+    assert code == 0
+    _no_control_characters(out)
+    assert "Evil \\u001b]0;pwned rule \\u001b[2J" in out
+
+
+def test_error_messages_neutralise_control_characters_from_a_file(
+    write: Callable[[str, str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write("evil\x1b[2J.yaml", EVIL)
+    code, out, _ = run(["validate", str(path)], capsys)
+    assert code == 1
+    _no_control_characters(out)
+    assert "evil\\u001b[2J.yaml:1:5: $.id: id 'evil' does not match the file name" in out

@@ -1,10 +1,16 @@
 """Located errors: every problem with a spec file points at a file, a line, a column and a
-JSON path, so a person can jump straight to it (``file:line:col: $.path: message``)."""
+JSON path, so a person can jump straight to it (``file:line:col: $.path: message``).
+
+An error quotes what it found (a file name, a title, a ``why`` text), so its one line is
+passed through :func:`~schwimmen.spec.printable.printable` before anyone prints it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from schwimmen.spec.printable import printable
 
 JsonPath = tuple[str | int, ...]
 
@@ -30,7 +36,7 @@ class SpecError:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: {self.path}: {self.message}"
+        return printable(f"{self.file}:{self.line}:{self.col}: {self.path}: {self.message}")
 
 
 @dataclass(frozen=True)
@@ -40,7 +46,7 @@ class Notice:
     message: str
 
     def __str__(self) -> str:
-        return f"note: {self.message}"
+        return printable(f"note: {self.message}")
 
 
 class SpecErrors(Exception):
