@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.protocol import rich_cast
@@ -16,7 +16,54 @@ from rich.text import Text
 from schwimmen import __version__
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
+from schwimmen.spec.model import Ruleset
 from schwimmen.spec.printable import printable
+
+
+class _Parser(argparse.ArgumentParser):
+    """A parser whose every complaint is one line: ``schwimmen play: error: argument ...``.
+
+    argparse prints the whole usage before the error; in a script's log or a terminal the
+    one line that matters drowns in it, and ``--help`` is there for the usage. Subparsers
+    are made of the parser's own class, so this holds for every command.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        line = printable(message).replace("\n", " ")
+        self.exit(2, f"{self.prog}: error: {line}\n")
+
+
+def _at_least(low: int) -> Callable[[str], int]:
+    """An argparse ``type=`` for a whole number of at least ``low``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    return parse
+
+
+def _usage_error(args: argparse.Namespace, message: str) -> int:
+    """A command-line value that only the resolved ruleset shows to be wrong: exit 2."""
+    print(printable(f"schwimmen {args.command}: error: {message}"), file=sys.stderr)
+    return 2
+
+
+def _table_error(ruleset: Ruleset, players: int, seat: int | None = None) -> str | None:
+    """What is wrong with ``--players`` (and ``--seat``, 1-based) for ``ruleset``, if anything."""
+    low, high = ruleset.rules.players.min, ruleset.rules.players.max
+    if not low <= players <= high:
+        return (
+            f"argument --players: {ruleset.id} is played by {low} to {high} players, not {players}"
+        )
+    if seat is not None and seat > players:
+        return f"argument --seat: must be 1 to {players} (the number of players), not {seat}"
+    return None
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -111,13 +158,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         ruleset = _catalog().resolve(args.ruleset)
     except SpecErrors as exc:
         return _report_spec_errors(exc)
-    rules = ruleset.rules
-    if not rules.players.min <= args.players <= rules.players.max:
-        print(
-            f"{ruleset.id} is played by {rules.players.min} to {rules.players.max} players",
-            file=sys.stderr,
-        )
-        return 2
+    problem = _table_error(ruleset, args.players)
+    if problem:
+        return _usage_error(args, problem)
     data = run_simulation(
         ruleset, args.players, args.matches, args.seed, args.jobs, args.sample, args.json
     )
@@ -132,6 +175,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
         ruleset = _catalog().resolve(args.ruleset)
     except SpecErrors as exc:
         return _report_spec_errors(exc)
+    problem = _table_error(ruleset, args.players, args.seat)
+    if problem:
+        return _usage_error(args, problem)
     return play(ruleset, args.players, args.seat - 1, args.seed, args.bot, _console())
 
 
@@ -154,7 +200,7 @@ def _format_option(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="schwimmen",
         description="Schwimmen (31): the rulesets as data, the reference engine and the "
         "conformance suite.",
@@ -191,12 +237,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("ruleset", metavar="RULESET[+HOUSE...]")
     p.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
-    p.add_argument("--matches", type=int, default=1000, help="matches to play (default 1000)")
+    p.add_argument(
+        "--matches", type=_at_least(1), default=1000, help="matches to play (default 1000)"
+    )
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument(
+        "--jobs", type=_at_least(1), default=None, help="worker processes (default: all cores)"
+    )
     p.add_argument(
         "--sample",
-        type=int,
+        type=_at_least(0),
         default=2000,
         help="showdowns sampled with the full engine for mean hand values (default 2000; 0: none)",
     )
@@ -205,7 +255,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play against bots in the terminal")
     p.add_argument("ruleset", metavar="RULESET[+HOUSE...]")
     p.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
-    p.add_argument("--seat", type=int, default=1, help="your seat, 1 = left of the first dealer")
+    p.add_argument(
+        "--seat", type=_at_least(1), default=1, help="your seat, 1 = left of the first dealer"
+    )
     p.add_argument("--seed", type=int, default=None, help="random seed for a repeatable game")
     p.add_argument("--bot", choices=("greedy", "random"), default="greedy", help="opponents")
     p.set_defaults(func=_cmd_play)
