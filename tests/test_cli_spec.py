@@ -130,6 +130,34 @@ def test_validate_the_shipped_spec(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.strip().splitlines()[-1].startswith("OK:")
 
 
+def test_show_a_missing_house_rule_file_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(["show", "pagat+./missing.yaml"], capsys)
+    assert code == 1
+    assert err.strip().endswith("no such file: ./missing.yaml"), err
+    assert "unknown house rule" not in err
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        (
+            "pagat+knocker-lose-two",
+            "unknown house rule 'knocker-lose-two' (did you mean 'knocker-loses-two'?)",
+        ),
+        ("pagatt", "unknown ruleset 'pagatt' (did you mean 'pagat'?)"),
+    ],
+)
+def test_show_suggests_a_close_name(
+    name: str, expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(["show", name], capsys)
+    assert code == 1
+    assert err.strip().endswith(expected), err
+
+
 EVIL = (
     HOUSE.replace("id: my-rule", "id: evil")
     .replace("title: My house rule", 'title: "Evil \\e]0;pwned\\a rule \\e[2J"')

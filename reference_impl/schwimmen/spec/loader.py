@@ -9,7 +9,9 @@ chain, overlays, conflicts, applicability, completeness, consistency) →
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import difflib
+import os
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -270,7 +272,7 @@ class Catalog:
         hint = (
             "it is a house rule; put a ruleset first"
             if name in self.house_rules
-            else ("known rulesets: " + ", ".join(sorted(self.rulesets)))
+            else _suggest(name, self.rulesets, "known rulesets")
         )
         errors.append(SpecError("<command line>", 1, 1, "$", f"unknown ruleset {name!r} ({hint})"))
         return None
@@ -279,7 +281,10 @@ class Catalog:
         if name in self.house_rules:
             return self.house_rules[name]
         path = Path(name)
-        if name.endswith((".yaml", ".yml")) and path.is_file():
+        if _is_path(name):
+            if not path.exists():
+                errors.append(SpecError("<command line>", 1, 1, "$", f"no such file: {name}"))
+                return None
             sf = self.add(path)
             if sf is not None and sf.kind == "house-rule" and not self.file_errors_for(sf):
                 return sf
@@ -290,7 +295,7 @@ class Catalog:
         hint = (
             "it is a ruleset, not a house rule"
             if name in self.rulesets
-            else ("known house rules: " + ", ".join(sorted(self.house_rules)))
+            else _suggest(name, self.house_rules, "known house rules")
         )
         errors.append(
             SpecError("<command line>", 1, 1, "$", f"unknown house rule {name!r} ({hint})")
@@ -483,6 +488,19 @@ class Catalog:
         except SpecErrors as exc:
             return list(exc.errors)
         return []
+
+
+def _is_path(name: str) -> bool:
+    """A house rule named by its file: an id has neither a slash nor a ``.yaml`` suffix."""
+    return name.endswith((".yaml", ".yml")) or "/" in name or os.sep in name
+
+
+def _suggest(name: str, known: Collection[str], label: str) -> str:
+    """``did you mean 'x'?`` for a near miss, otherwise the list of what is known."""
+    close = difflib.get_close_matches(name, known, n=3)
+    if close:
+        return "did you mean " + " or ".join(repr(c) for c in close) + "?"
+    return f"{label}: " + ", ".join(sorted(known))
 
 
 def _shown(value: Any) -> str:
