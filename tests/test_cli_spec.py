@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,6 +14,7 @@ import pytest
 from schwimmen.cli import main as cli_main
 from schwimmen.cli.main import main
 from schwimmen.resources import spec_dir
+from schwimmen.spec import validate
 from schwimmen.spec.loader import Catalog
 
 HOUSE = """\
@@ -156,6 +160,87 @@ def test_show_suggests_a_close_name(
     code, _, err = run(["show", name], capsys)
     assert code == 1
     assert err.strip().endswith(expected), err
+
+
+def _validate_in(
+    scratch: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *paths: Path
+) -> tuple[int, str, str]:
+    """``schwimmen validate`` with ``scratch`` standing in for the project's ``spec/``."""
+    monkeypatch.setattr(validate, "spec_dir", lambda: scratch)
+    return run(["validate", *map(str, paths)], capsys)
+
+
+def test_validate_checks_a_file_under_spec_the_catalog_does_not_load(
+    scratch: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    junk = scratch / "junk.yaml"
+    junk.write_text("foo: 1\n", encoding="utf-8")
+    for target in (junk, scratch):
+        code, out, _ = _validate_in(scratch, monkeypatch, capsys, target)
+        assert code == 1
+        assert f"{junk}:1:1: $: not a ruleset, house rule or bibliography" in out
+        assert "OK" not in out
+
+
+def test_validate_checks_a_yml_file_in_a_catalog_folder_as_that_folder_says(
+    scratch: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``spec/rulesets/*.yml`` is not loaded by the catalog (it globs ``*.yaml``)."""
+    text = (scratch / "house-rules" / "no-triples.yaml").read_text(encoding="utf-8")
+    extra = scratch / "rulesets" / "no-triples.yml"
+    extra.write_text(text, encoding="utf-8")
+    code, out, _ = _validate_in(scratch, monkeypatch, capsys, extra)
+    assert code == 1
+    assert "files in this folder must be of kind 'ruleset'" in out
+
+
+def test_validate_still_passes_a_catalog_file(
+    scratch: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _validate_in(scratch, monkeypatch, capsys, scratch / "rulesets" / "pagat.yaml")
+    assert code == 0
+    assert out.strip().splitlines()[-1] == "OK: 1 file(s) valid"
+
+
+def test_validate_an_empty_folder_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "README.txt").write_text("not yaml\n", encoding="utf-8")
+    code, out, err = run(["validate", str(empty)], capsys)
+    assert code == 1
+    assert f"{empty}:1:1: $: no .yaml or .yml files in this folder" in out
+    assert "OK" not in out and "1 error(s) in 0 file(s)" in err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_validate_and_show_refuse_a_fifo_at_once(tmp_path: Path) -> None:
+    """Run as a process with a timeout: a regression would block on open(), not fail."""
+    fifo = tmp_path / "rule.yaml"
+    os.mkfifo(fifo)
+    for args, code in ((["validate", str(fifo)], 1), (["show", f"pagat+{fifo}"], 1)):
+        done = subprocess.run(
+            [sys.executable, "-m", "schwimmen", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == code, done.stderr
+        assert f"{fifo}:1:1: $: cannot read: not a regular file" in done.stdout + done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_validate_a_huge_number_is_located_not_a_traceback(
+    write: Callable[[str, str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    for digits in ("9" * 5000, "0x" + "f" * 5000):
+        path = write("big/my-rule.yaml", HOUSE.replace("value: 2", f"value: {digits}"))
+        code, out, err = run(["validate", str(path)], capsys)
+        assert code == 1
+        assert f"{path}:8:14: $.rules.penalties.knocker_lowest.value: number too large" in out
+        assert "Traceback" not in err
 
 
 EVIL = (

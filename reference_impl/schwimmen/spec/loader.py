@@ -212,9 +212,8 @@ class Catalog:
     def load(cls, root: Path | None = None, texts_dir: Path | None = None) -> Catalog:
         root = root or spec_dir()
         catalog = cls(load_bibliography(root / "sources.yaml", texts_dir))
-        for folder, kind in (("rulesets", "ruleset"), ("house-rules", "house-rule")):
-            for path in sorted((root / folder).glob("*.yaml")):
-                catalog.add(path, expected_kind=kind, shown_as=f"spec/{folder}/{path.name}")
+        for path, kind in catalog_files(root):
+            catalog.add(path, expected_kind=kind, shown_as=f"spec/{path.parent.name}/{path.name}")
         return catalog
 
     def add(
@@ -488,6 +487,19 @@ class Catalog:
         except SpecErrors as exc:
             return list(exc.errors)
         return []
+
+
+def catalog_files(root: Path) -> list[tuple[Path, str]]:
+    """The ruleset and house-rule files the catalog of ``root`` loads, with their kind.
+
+    ``schwimmen validate`` asks the same question to learn which files under ``spec/``
+    the catalog checks and which it must check on its own.
+    """
+    return [
+        (path, kind)
+        for folder, kind in (("rulesets", "ruleset"), ("house-rules", "house-rule"))
+        for path in sorted((root / folder).glob("*.yaml"))
+    ]
 
 
 def _is_path(name: str) -> bool:

@@ -1,9 +1,12 @@
 """Validate spec files and folders: the work behind ``schwimmen validate PATH...``.
 
-A file inside the project's ``spec/`` is checked as part of the catalog. A file from
-elsewhere (a player's own house rule) is checked on its own and then resolved on the
-ruleset its ``origin`` names (a ruleset on the one it ``extends``), so every error a
-later ``show`` or ``play`` would hit is reported now.
+A file the catalog loads (``spec/sources.yaml``, ``spec/rulesets/*.yaml``,
+``spec/house-rules/*.yaml``) is checked as part of the catalog. Any other file, under
+``spec/`` or elsewhere (a player's own house rule), is checked on its own: as a
+bibliography, a ruleset or a house rule as its name, folder or ``kind`` says, and then
+resolved on the ruleset its ``origin`` names (a ruleset on the one it ``extends``), so
+every error a later ``show`` or ``play`` would hit is reported now. A file that is none
+of these is an error, never passed unread; so is a folder without a single YAML file.
 """
 
 from __future__ import annotations
@@ -14,8 +17,12 @@ from pathlib import Path
 
 from schwimmen.resources import spec_dir
 from schwimmen.spec.errors import Notice, SpecError, SpecErrors
-from schwimmen.spec.loader import SEPARATOR, Catalog
+from schwimmen.spec.loader import SEPARATOR, Catalog, catalog_files
 from schwimmen.spec.sources import load_bibliography
+from schwimmen.spec.yamlread import YamlError, read_file
+
+BIBLIOGRAPHY = "sources.yaml"
+_FOLDER_KIND = {"rulesets": "ruleset", "house-rules": "house-rule"}
 
 
 @dataclass
@@ -29,18 +36,64 @@ class Report:
         return not self.errors
 
 
-def _is_inside(path: Path, root: Path) -> bool:
+def _key(path: Path) -> tuple[Path, str]:
+    """The same file however it was named (``spec/x.yaml``, ``./spec/../spec/x.yaml``).
+
+    The folder is resolved, not the file: a symlink in ``spec/rulesets`` is the file the
+    catalog loads under that name, wherever it points.
+    """
+    return path.parent.resolve(), path.name
+
+
+def _folder_kind(path: Path, root: Path) -> str | None:
+    """``ruleset`` or ``house-rule`` for a file under ``spec/rulesets`` or ``spec/house-rules``."""
     try:
-        path.resolve().relative_to(root.resolve())
+        parts = path.parent.resolve().relative_to(root.resolve()).parts
     except ValueError:
-        return False
-    return True
+        return None
+    return _FOLDER_KIND.get(parts[0]) if parts else None
 
 
 def _yaml_files(path: Path) -> list[Path]:
     if path.is_dir():
-        return sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml"))
+        return sorted(
+            p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and not p.is_dir()
+        )
     return [path]
+
+
+def _check_alone(file: Path, catalog: Catalog, root: Path) -> list[SpecError]:
+    """Check a file the catalog does not load, as what its name, folder or content says."""
+    try:
+        doc = read_file(file)
+    except YamlError as exc:
+        return [exc.error]
+    kind = _folder_kind(file, root)
+    data = doc.data
+    keys = set(data) if isinstance(data, dict) else set()
+    if file.name == BIBLIOGRAPHY or (kind is None and keys == {"sources"}):
+        try:
+            load_bibliography(file)
+        except SpecErrors as exc:
+            return list(exc.errors)
+        return []
+    if kind is None and "kind" not in keys:
+        return [
+            doc.error(
+                (),
+                "not a ruleset, house rule or bibliography: it has no 'kind' "
+                "(ruleset or house-rule) and is not a 'sources' list",
+            )
+        ]
+    sf = catalog.add(file, expected_kind=kind)
+    errors = catalog.file_errors_for_path(str(file))
+    if sf is not None and not errors:
+        name = f"{sf.data['origin']}{SEPARATOR}{file}" if sf.kind == "house-rule" else sf.id
+        try:
+            catalog.resolve(name)
+        except SpecErrors as exc:
+            errors = list(exc.errors)
+    return errors
 
 
 def validate_paths(paths: Iterable[Path], catalog: Catalog | None = None) -> Report:
@@ -51,36 +104,28 @@ def validate_paths(paths: Iterable[Path], catalog: Catalog | None = None) -> Rep
     except SpecErrors as exc:
         report.errors.extend(exc.errors)
         return report
+    loaded = {_key(p) for p, _ in catalog_files(root)} | {_key(root / BIBLIOGRAPHY)}
     checked_catalog = False
-    outside: list[Path] = []
+    alone: list[Path] = []
     for path in paths:
         if not path.exists():
             report.errors.append(SpecError(str(path), 1, 1, "$", "no such file or folder"))
             continue
-        for file in _yaml_files(path):
+        files = _yaml_files(path)
+        if not files:
+            report.errors.append(
+                SpecError(str(path), 1, 1, "$", "no .yaml or .yml files in this folder")
+            )
+        for file in files:
             report.files += 1
-            if _is_inside(file, root):
+            if _key(file) in loaded:
                 checked_catalog = True
             else:
-                outside.append(file)
+                alone.append(file)
     if checked_catalog:
         report.errors.extend(catalog.check_all())
-    for file in outside:
-        if file.name == "sources.yaml":
-            try:
-                load_bibliography(file)
-            except SpecErrors as exc:
-                report.errors.extend(exc.errors)
-            continue
-        sf = catalog.add(file)
-        errors = catalog.file_errors_for_path(str(file))
-        if sf is not None and not errors:
-            name = f"{sf.data['origin']}{SEPARATOR}{file}" if sf.kind == "house-rule" else sf.id
-            try:
-                catalog.resolve(name)
-            except SpecErrors as exc:
-                errors = list(exc.errors)
-        report.errors.extend(errors)
+    for file in alone:
+        report.errors.extend(_check_alone(file, catalog, root))
     report.errors = sorted(set(report.errors))
     report.notices = list(catalog.notices)
     return report
