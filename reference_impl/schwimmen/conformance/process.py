@@ -1,53 +1,404 @@
 """An implementation under test, run as a separate process that speaks the protocol.
 
-The harness must survive whatever the other side does. Every request gets exactly one
-answer from this class, never an exception:
+The harness must outlive whatever the other side does. Every request gets exactly one
+answer from this class, never an exception, and no wait is longer than the timeout:
 
-* no answer within the timeout: the process is killed and restarted, the case errored;
-* the process exits: its exit code and the tail of its stderr are reported, it is
-  restarted for the next case;
-* a reply that is not JSON, not one line, too long, not an object, or answers another
-  request (out of sequence): errored, and the process is restarted to get back in step;
-* with ``validate``: every reply is checked against ``schemas/protocol.schema.json``
-  and a violation is errored (for adapter authors);
-* anything the process writes to stderr is kept and attached to the case it belongs to.
+* the process runs in a session of its own, and ending it ends its whole process group
+  and every process that inherited its marker (a grandchild that holds the pipes, a
+  daemon it forked), so nothing it started outlives the harness;
+* all reads and writes go through non-blocking pipes and one ``select`` with a deadline:
+  an implementation that stops reading its input, or never answers, times out;
+* no answer within the timeout, an exit, a reply that is not strict JSON, not one line,
+  longer than ``max_line``, nested too deep, not an object, or answering another request:
+  the case is errored with the reason and the process is restarted to get back in step;
+* a second answer to a request that was already answered is reported against that
+  earlier request (``Reply.earlier``), not against the innocent next one;
+* whatever the process writes to stderr is kept as a bounded tail per case, with the
+  number of bytes that were dropped.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
-import queue
+import re
+import secrets
+import selectors
 import shlex
+import signal
 import subprocess
-import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from schwimmen.conformance.fields import unknown_fields
 from schwimmen.spec.validation import load_schema
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 4 * 1024 * 1024
-_EOF = object()
+STDERR_TAIL = 64 * 1024
+MAX_DEPTH = 64
+MAX_DIGITS = 100
+CHUNK = 64 * 1024
+# How long output may stay open after the process itself has exited.
+EXIT_GRACE = 0.25
+MARKER = "SCHWIMMEN_CONFORMANCE_RUN"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Started:
+    """The implementation's start answer: who it is and what it claims."""
+
     name: str
     version: str
     rulesets: tuple[str, ...]
     any_ruleset: bool
+    not_reported: frozenset[str] = frozenset()
     raw: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What came back for one request.
+
+    ``answer`` always has a ``status``; ``earlier`` is a problem that belongs to the
+    request answered before this one (it answered twice), found only now; ``start_failed``
+    says the process could not even be started for this request."""
+
+    answer: Mapping[str, Any]
+    stderr: str = ""
+    stderr_dropped: int = 0
+    earlier: str | None = None
+    start_failed: bool = False
+
+
+class BadLine(ValueError):
+    """A line from the implementation that is not one strict, bounded JSON value."""
+
+
+def command_argv(command: str) -> list[str]:
+    """Split an ``--impl`` command like a POSIX shell would; a clear error if it cannot be."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise ValueError(f"cannot split the command {command!r}: {exc}") from None
+    if not argv:
+        raise ValueError("the command is empty")
+    return argv
+
+
+def _reject_constant(name: str) -> Any:
+    raise BadLine(f"{name} is not a JSON number (RFC 8259 has no NaN or Infinity)")
+
+
+def _strict_float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise BadLine(f"the number {text[:40]} does not fit a double")
+    return number
+
+
+def _strict_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise BadLine(f"a number with {len(text.lstrip('-'))} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _depth_at_most(value: Any, limit: int) -> bool:
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return False
+        stack.extend((child, depth + 1) for child in children)
+    return True
+
+
+def parse_line(raw: bytes) -> Any:
+    """One line of the implementation as strict JSON (RFC 8259), bounded in depth and
+    number size, so that nothing it sends can crash the harness or poison a report."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadLine(f"not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    try:
+        value = json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_float=_strict_float,
+            parse_int=_strict_int,
+        )
+    except BadLine:
+        raise
+    except RecursionError:
+        raise BadLine(f"nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:
+        shown = text.strip()
+        shown = shown if len(shown) <= 120 else shown[:117] + "..."
+        raise BadLine(f"not JSON (garbage): {shown!r} ({exc})") from None
+    if not _depth_at_most(value, MAX_DEPTH):
+        raise BadLine(f"nested deeper than {MAX_DEPTH} levels")
+    if _SURROGATE_ESCAPE.search(raw) and _has_lone_surrogate(value):
+        raise BadLine("a string holds a lone UTF-16 surrogate (\\uD800-\\uDFFF): not text")
+    return value
+
+
+# Strict UTF-8 cannot carry a surrogate; only a \u escape can, and a lone one is no text
+# (it could not be written to a UTF-8 report).
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _validator(name: str) -> Draft202012Validator:
     schema = dict(load_schema("protocol.schema.json"))
     return Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": schema["$defs"]})
+
+
+def _marked_pids(token: str) -> list[int]:
+    """Processes whose environment carries this run's marker: the implementation and
+    everything it started, even what left its process group (Linux; elsewhere none)."""
+    needle = f"{MARKER}={token}".encode()
+    found = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                environ = handle.read()
+        except OSError:
+            continue
+        if needle in environ.split(b"\0"):
+            found.append(int(entry))
+    return found
+
+
+class _Pipes:
+    """One running process and its three non-blocking pipes."""
+
+    def __init__(self, argv: Sequence[str], cwd: str | None, max_line: int) -> None:
+        self.token = secrets.token_hex(8)
+        env = dict(os.environ)
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        env[MARKER] = self.token
+        self.proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
+        )
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        self.fd_in = self.proc.stdin.fileno()
+        self.fd_out = self.proc.stdout.fileno()
+        self.fd_err = self.proc.stderr.fileno()
+        for fd in (self.fd_in, self.fd_out, self.fd_err):
+            os.set_blocking(fd, False)
+        self.max_line = max_line
+        self.out = bytearray()
+        self.out_eof = False
+        self.err = bytearray()
+        self.err_dropped = 0
+        self.err_eof = False
+        # Reading waits on stdout and stderr; writing waits on stdin and stderr only, so
+        # that an implementation writing while it does not read cannot grow our buffers.
+        self.reading = selectors.DefaultSelector()
+        self.reading.register(self.fd_out, selectors.EVENT_READ)
+        self.reading.register(self.fd_err, selectors.EVENT_READ)
+        self.writing = selectors.DefaultSelector()
+        self.writing.register(self.fd_in, selectors.EVENT_WRITE)
+        self.writing.register(self.fd_err, selectors.EVENT_READ)
+        self.closed = False
+        self.exited_at: float | None = None
+
+    # ------------------------------------------------------------------ reading
+    def _read(self, fd: int) -> None:
+        try:
+            data = os.read(fd, CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if fd == self.fd_out:
+            if data:
+                self.out += data
+            else:
+                self.out_eof = True
+                self.reading.unregister(fd)
+        elif data:
+            self.err += data
+            if len(self.err) > STDERR_TAIL:
+                cut = len(self.err) - STDERR_TAIL
+                del self.err[:cut]
+                self.err_dropped += cut
+        else:
+            self.err_eof = True
+            self.reading.unregister(fd)
+            self.writing.unregister(fd)
+
+    def _wait(self, deadline: float) -> bool:
+        """Serve every ready pipe once; False when the deadline has passed."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        if not self.reading.get_map():
+            time.sleep(min(remaining, EXIT_GRACE))
+            return True
+        for key, _ in self.reading.select(min(remaining, EXIT_GRACE)):
+            self._read(key.fd)
+        return True
+
+    def orphaned_output(self) -> bool:
+        """The process has exited, but its output is still open (a process it started
+        holds the pipe): no answer can come, so waiting on would only run out the clock."""
+        if self.proc.poll() is None:
+            self.exited_at = None
+            return False
+        now = time.monotonic()
+        if self.exited_at is None:
+            self.exited_at = now
+        return now - self.exited_at >= EXIT_GRACE
+
+    def _take_line_ready(self) -> bool:
+        return self.out.find(b"\n") >= 0 or self.out_eof
+
+    def _take_line(self) -> bytes | None:
+        end = self.out.find(b"\n")
+        if end < 0:
+            return None
+        line = bytes(self.out[: end + 1])
+        del self.out[: end + 1]
+        return line
+
+    def read_line(self, deadline: float) -> bytes:
+        """The next whole line of stdout; raises BadLine, TimeoutError or EOFError."""
+        while True:
+            line = self._take_line()
+            if line is not None:
+                if len(line) > self.max_line:
+                    raise BadLine(f"reply longer than {self.max_line} bytes (oversized)")
+                return line
+            if len(self.out) > self.max_line:
+                raise BadLine(f"reply longer than {self.max_line} bytes (oversized)")
+            if self.out_eof:
+                if self.out:
+                    raise BadLine(
+                        "partial reply: the line has no end (the implementation stopped mid-line)"
+                    )
+                raise EOFError
+            if not self._wait(deadline):
+                raise TimeoutError
+            if self.orphaned_output():
+                self._wait(time.monotonic() + EXIT_GRACE)
+                if self._take_line_ready():
+                    continue
+                raise EOFError
+
+    def pending_line(self) -> bytes | None:
+        """A whole line already written, without waiting (an answer nobody asked for)."""
+        for key, _ in self.reading.select(0):
+            self._read(key.fd)
+        line = self._take_line()
+        if line is not None and len(line) > self.max_line:
+            return line[: self.max_line]
+        return line
+
+    # ------------------------------------------------------------------ writing
+    def write(self, data: bytes, deadline: float) -> None:
+        """Write all of ``data``; raises TimeoutError (it does not read) or BrokenPipeError."""
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self.fd_in, view) :]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError as exc:
+                raise BrokenPipeError(str(exc)) from None
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            for key, _ in self.writing.select(remaining):
+                if key.fd == self.fd_err:
+                    self._read(key.fd)
+
+    # ------------------------------------------------------------------ ending
+    def take_stderr(self) -> tuple[str, int]:
+        """Everything written to stderr since the last call (a tail), and what was dropped."""
+        for _ in range(STDERR_TAIL // CHUNK + 1):
+            if self.err_eof or not self._stderr_ready():
+                break
+        text = self.err.decode("utf-8", "replace")
+        dropped = self.err_dropped
+        self.err = bytearray()
+        self.err_dropped = 0
+        return text, dropped
+
+    def _stderr_ready(self) -> bool:
+        before = len(self.err) + self.err_dropped
+        self._read(self.fd_err)
+        return len(self.err) + self.err_dropped > before
+
+    def exit_code(self, wait: float) -> int | None:
+        try:
+            return self.proc.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def signal_all(self) -> None:
+        """Kill the process group and every marked process (safe from any thread)."""
+        with contextlib.suppress(OSError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self.proc.kill()
+        for pid in _marked_pids(self.token):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.signal_all()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        self.reading.close()
+        self.writing.close()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                if stream is not None:
+                    stream.close()
 
 
 class ProcessImplementation:
@@ -64,226 +415,206 @@ class ProcessImplementation:
         cwd: str | None = None,
     ) -> None:
         self.command = command
-        self.argv = shlex.split(command)
+        self.argv = command_argv(command)
         self.timeout = timeout
         self.start_timeout = start_timeout
         self.validate = validate
         self.max_line = max_line
         self.cwd = cwd
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.lines: queue.Queue[object] = queue.Queue()
-        self.stderr: list[str] = []
-        self.stderr_lock = threading.Lock()
+        self.pipes: _Pipes | None = None
         self.seq = 0
+        self.answered: int | None = None
         self.started: Started | None = None
         self.restarts = 0
         self.start_error: str | None = None
         self._result_validator = _validator("result") if validate else None
-        self._started_validator = _validator("started") if validate else None
+        self._started_validator = _validator("started")
 
     # ------------------------------------------------------------------ process
-    def _spawn(self) -> None:
-        self.lines = queue.Queue()
-        env = dict(os.environ)
-        env.setdefault("PYTHONUNBUFFERED", "1")
-        self.proc = subprocess.Popen(
-            self.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=self.cwd,
-            env=env,
-        )
-        assert self.proc.stdout is not None and self.proc.stderr is not None
-        threading.Thread(
-            target=self._read_out, args=(self.proc.stdout, self.lines), daemon=True
-        ).start()
-        threading.Thread(target=self._read_err, args=(self.proc.stderr,), daemon=True).start()
-
-    def _read_out(self, stream: IO[bytes], lines: queue.Queue[object]) -> None:
-        while True:
-            try:
-                line = stream.readline(self.max_line + 1)
-            except (OSError, ValueError):
-                break
-            if not line:
-                break
-            lines.put(line)
-            if len(line) > self.max_line and not line.endswith(b"\n"):
-                # Oversized: skip the rest of this line so the next read is in step.
-                while True:
-                    more = stream.readline(self.max_line + 1)
-                    if not more or more.endswith(b"\n"):
-                        break
-        lines.put(_EOF)
-
-    def _read_err(self, stream: IO[bytes]) -> None:
-        while True:
-            try:
-                raw = stream.readline(self.max_line)
-            except (OSError, ValueError):
-                return
-            if not raw:
-                return
-            with self.stderr_lock:
-                self.stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
-
-    def _take_stderr(self) -> str:
-        with self.stderr_lock:
-            text = "\n".join(self.stderr)
-            self.stderr.clear()
-        return text
-
     def _kill(self) -> None:
-        proc, self.proc = self.proc, None
+        pipes, self.pipes = self.pipes, None
         self.started = None
-        if proc is None:
-            return
-        with contextlib.suppress(OSError):
-            proc.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=5)
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
+        self.answered = None
+        if pipes is not None:
+            pipes.close()
 
-    def _send(self, message: Mapping[str, Any]) -> str | None:
-        """Write one line; returns a problem description or None."""
-        assert self.proc is not None and self.proc.stdin is not None
-        data = (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
-        try:
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            return self._exit_text("the implementation closed its input")
-        return None
+    def interrupt(self) -> None:
+        """Kill the running process from another thread; the owner cleans up."""
+        pipes = self.pipes
+        if pipes is not None:
+            pipes.signal_all()
 
-    def _exit_text(self, what: str) -> str:
-        code = None
-        if self.proc is not None:
-            try:
-                code = self.proc.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                code = None
-        time.sleep(0.05)
-        tail = self._take_stderr().strip().splitlines()[-5:]
+    def _gone(self, what: str) -> str:
+        """Why the process stopped talking: its exit code (if it exited) and stderr tail."""
+        assert self.pipes is not None
+        code = self.pipes.exit_code(0.5)
         text = f"{what} (exit code {code})" if code is not None else what
+        if not self.pipes.out_eof:
+            text += ", but a process it started still holds its output open"
+        stderr, _ = self.pipes.take_stderr()
+        tail = [line for line in stderr.strip().splitlines() if line.strip()][-5:]
         if tail:
             text += "; stderr: " + " | ".join(tail)
         return text
 
-    def _receive(self, timeout: float) -> tuple[Any, str | None]:
-        """One reply: (parsed JSON, None) or (None, problem)."""
+    def _receive(self, deadline: float, waited: float) -> Any:
+        """One parsed line; raises BadLine with the problem."""
+        assert self.pipes is not None
         try:
-            item = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            return None, f"no reply within {timeout:g} s (timed out)"
-        if item is _EOF:
-            return None, self._exit_text("the implementation exited")
-        assert isinstance(item, bytes)
-        if len(item) > self.max_line and not item.endswith(b"\n"):
-            return None, f"reply longer than {self.max_line} bytes (oversized)"
-        if not item.endswith(b"\n"):
-            return None, "partial reply: the line has no end (the implementation stopped mid-line)"
-        text = item.decode("utf-8", "replace").strip()
+            line = self.pipes.read_line(deadline)
+        except TimeoutError:
+            raise BadLine(f"no reply within {waited:g} s (timed out)") from None
+        except EOFError:
+            raise BadLine(self._gone("the implementation exited")) from None
+        return parse_line(line)
+
+    def _send(self, message: Mapping[str, Any], deadline: float) -> None:
+        assert self.pipes is not None
+        data = (json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n").encode()
         try:
-            return json.loads(text), None
-        except json.JSONDecodeError:
-            shown = text if len(text) <= 120 else text[:117] + "..."
-            return None, f"reply is not JSON (garbage): {shown!r}"
+            self.pipes.write(data, deadline)
+        except TimeoutError:
+            raise BadLine(
+                "the implementation does not read its input: the request could not be "
+                "written (timed out)"
+            ) from None
+        except BrokenPipeError:
+            raise BadLine(self._gone("the implementation closed its input")) from None
 
     # ------------------------------------------------------------------ protocol
     def start(self) -> Started | None:
         """Start the process and shake hands; None (with ``start_error``) if it fails."""
-        if self.started is not None and self.proc is not None and self.proc.poll() is None:
+        if self.started is not None and self.pipes is not None:
             return self.started
         self._kill()
         try:
-            self._spawn()
-        except OSError as exc:
+            self.pipes = _Pipes(self.argv, self.cwd, self.max_line)
+        except (OSError, ValueError) as exc:
             self.start_error = f"cannot start {self.command!r}: {exc}"
             return None
-        problem = self._send({"cmd": "start", "version": PROTOCOL_VERSION})
-        reply, problem = (None, problem) if problem else self._receive(self.start_timeout)
-        if problem is None:
-            problem = self._check_started(reply)
-        if problem is not None or not isinstance(reply, dict):
-            self.start_error = f"start failed: {problem}"
+        deadline = time.monotonic() + self.start_timeout
+        try:
+            self._send({"cmd": "start", "version": PROTOCOL_VERSION}, deadline)
+            reply = self._receive(deadline, self.start_timeout)
+            self.started = self._check_started(reply)
+        except BadLine as exc:
+            self.start_error = f"start failed: {exc}"
             self._kill()
             return None
         self.start_error = None
-        self.started = Started(
-            name=str(reply["implementation"]["name"]),
-            version=str(reply["implementation"].get("version", "")),
-            rulesets=tuple(reply.get("rulesets", ())),
-            any_ruleset=bool(reply.get("any_ruleset", False)),
-            raw=reply,
-        )
         return self.started
 
-    def _check_started(self, reply: Any) -> str | None:
+    def _check_started(self, reply: Any) -> Started:
         if not isinstance(reply, dict) or reply.get("ok") is not True:
             message = reply.get("message") if isinstance(reply, dict) else None
-            return f"the implementation refused to start: {message or reply!r}"
-        assert isinstance(reply, dict)
+            shown = message if isinstance(message, str) else json.dumps(reply)[:200]
+            raise BadLine(f"the implementation refused to start: {shown}")
         if reply.get("version") != PROTOCOL_VERSION:
-            return (
-                f"protocol version {reply.get('version')!r}, the harness speaks {PROTOCOL_VERSION}"
+            raise BadLine(
+                f"protocol version {json.dumps(reply.get('version'))}, "
+                f"the harness speaks {PROTOCOL_VERSION}"
             )
-        if (
-            not isinstance(reply.get("implementation"), dict)
-            or "name" not in reply["implementation"]
-        ):
-            return "the start reply does not name the implementation"
-        if self._started_validator is not None:
-            errors = list(self._started_validator.iter_errors(reply))
-            if errors:
-                return f"protocol violation in the start reply: {errors[0].message}"
-        return None
+        errors = sorted(self._started_validator.iter_errors(reply), key=lambda e: list(e.path))
+        if errors:
+            where = "/".join(str(p) for p in errors[0].absolute_path)
+            raise BadLine(
+                f"protocol violation in the start answer at /{where}: {errors[0].message}"
+            )
+        unknown = unknown_fields(reply.get("not_reported", ()))
+        if unknown:
+            raise BadLine(f"not_reported names fields the protocol does not have: {unknown}")
+        implementation = reply["implementation"]
+        return Started(
+            name=str(implementation["name"]),
+            version=str(implementation.get("version", "")),
+            rulesets=tuple(reply.get("rulesets", ())),
+            any_ruleset=bool(reply.get("any_ruleset", False)),
+            not_reported=frozenset(reply.get("not_reported", ())),
+            raw=reply,
+        )
 
-    def run(self, case: Mapping[str, Any]) -> dict[str, Any]:
+    def _stray(self) -> str | None:
+        """A line written after the last answer and before the next request."""
+        assert self.pipes is not None
+        line = self.pipes.pending_line()
+        if line is None:
+            return None
+        return self._blame(line)
+
+    def _blame(self, line: bytes) -> str:
+        try:
+            value = parse_line(line)
+        except BadLine as exc:
+            return f"it wrote another line after its answer to request {self.answered}: {exc}"
+        seq = value.get("seq") if isinstance(value, dict) else None
+        if seq == self.answered:
+            return f"answered request {self.answered} more than once"
+        return f"it wrote another line after its answer to request {self.answered}"
+
+    def run(self, case: Mapping[str, Any]) -> Reply:
         """Send one case and return its answer; problems become ``errored`` answers."""
         if self.start() is None:
-            return {"status": "errored", "message": self.start_error or "cannot start"}
+            message = self.start_error or "cannot start"
+            return Reply({"status": "errored", "message": message}, start_failed=True)
+        assert self.pipes is not None
         self.seq += 1
         seq = self.seq
-        problem = self._send({"cmd": "run", "seq": seq, "case": case})
+        earlier = self._stray() if self.answered is not None else None
+        deadline = time.monotonic() + self.timeout
+        problem = None
         reply: Any = None
-        if problem is None:
-            reply, problem = self._receive(self.timeout)
-        if problem is None:
-            problem = self._check_result(reply, seq)
-        stderr = self._take_stderr()
+        try:
+            self._send({"cmd": "run", "seq": seq, "case": case}, deadline)
+            while True:
+                reply = self._receive(deadline, self.timeout)
+                duplicate = (
+                    self.answered is not None
+                    and isinstance(reply, dict)
+                    and reply.get("seq") == self.answered
+                )
+                if not duplicate:
+                    break
+                earlier = earlier or f"answered request {self.answered} more than once"
+            self._check_result(reply, seq)
+        except BadLine as exc:
+            problem = str(exc)
+        stderr, dropped = self.pipes.take_stderr()
         if problem is not None:
             self.restarts += 1
             self._kill()
-            answer: dict[str, Any] = {"status": "errored", "message": problem}
-        else:
-            answer = dict(reply)
-        if stderr:
-            answer["stderr"] = stderr
-        return answer
+            return Reply({"status": "errored", "message": problem}, stderr, dropped, earlier)
+        self.answered = seq
+        return Reply(reply, stderr, dropped, earlier)
 
-    def _check_result(self, reply: Any, seq: int) -> str | None:
+    def _check_result(self, reply: Any, seq: int) -> None:
         if not isinstance(reply, dict):
-            return f"reply is not a JSON object: {json.dumps(reply)[:80]}"
+            raise BadLine(f"reply is not a JSON object: {json.dumps(reply)[:80]}")
         if reply.get("seq") != seq:
-            return f"out of sequence: answer to request {reply.get('seq')!r}, expected {seq}"
+            raise BadLine(
+                f"out of sequence: answer to request {json.dumps(reply.get('seq'))[:40]}, "
+                f"expected {seq}"
+            )
         if reply.get("status") not in ("ok", "skipped", "errored"):
-            return f"unknown status {reply.get('status')!r}"
+            raise BadLine(f"unknown status {json.dumps(reply.get('status'))[:40]}")
         if self._result_validator is not None:
             errors = sorted(self._result_validator.iter_errors(reply), key=lambda e: list(e.path))
             if errors:
                 where = "/".join(str(p) for p in errors[0].absolute_path)
-                return f"protocol violation at /{where}: {errors[0].message}"
-        return None
+                raise BadLine(f"protocol violation at /{where}: {errors[0].message}")
 
-    def close(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self._send({"cmd": "stop"})
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(timeout=2)
+    def close(self) -> str | None:
+        """Ask the process to stop, then end its group. Returns a problem of the last
+        answered request found while stopping (it answered twice), if any."""
+        pipes = self.pipes
+        late = None
+        if pipes is not None and self.started is not None:
+            deadline = time.monotonic() + min(self.timeout, 2.0)
+            try:
+                self._send({"cmd": "stop"}, deadline)
+                while self.answered is not None:
+                    line = pipes.read_line(deadline)
+                    late = late or self._blame(line)
+            except (BadLine, TimeoutError, EOFError):
+                pass
         self._kill()
+        return late
