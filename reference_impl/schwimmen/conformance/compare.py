@@ -6,16 +6,42 @@ every seat that loses (an unmentioned seat must lose nothing), card lists keep t
 order, and seat lists (swimming, eliminated, winners) are compared as sets. States
 ``after_step`` are matched like the state after the last step, against the outcome's
 ``states``.
+
+A checked field the outcome leaves out is a failure ("not reported"): silence is never a
+pass. The one exception is a field the implementation declared in its start answer as
+one it does not report (``fields.py``); such a check is not judged, and the verdict
+names the field. A field of the wrong JSON type is no answer at all: ``BadReply``, which
+the runner turns into an errored case.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from schwimmen.conformance.fields import covering
+
 SET_KEYS = {"swimming", "eliminated", "winners"}
-EXACT_MAPPINGS = {"losses", "lives", "points"}
+SEAT = re.compile(r"^P[0-9]+$")
+
+
+class BadReply(ValueError):
+    """A field of the outcome has a JSON type the protocol does not allow there."""
+
+
+class _Marker:
+    def __init__(self, shown: str) -> None:
+        self.shown = shown
+
+    def __repr__(self) -> str:
+        return f"<{self.shown}>"
+
+
+NOT_REPORTED: Any = _Marker("not reported")
+NOTHING: Any = _Marker("nothing")
 
 
 @dataclass(frozen=True)
@@ -25,126 +51,278 @@ class Mismatch:
     actual: Any
 
     def __str__(self) -> str:
-        return f"{self.path}: expected {_show(self.expected)}, got {_show(self.actual)}"
+        return f"{self.path}: expected {show(self.expected)}, got {show(self.actual)}"
 
 
-def _show(value: Any) -> str:
-    if value is _MISSING:
-        return "nothing"
-    import json
+@dataclass
+class Verdict:
+    """Every difference found, how many checks were judged, and the declared fields
+    whose checks were not judged."""
 
-    return json.dumps(value, ensure_ascii=False)
-
-
-class _Missing:
-    def __repr__(self) -> str:
-        return "<missing>"
+    mismatches: list[Mismatch] = field(default_factory=list)
+    judged: int = 0
+    unjudged: set[str] = field(default_factory=set)
 
 
-_MISSING: Any = _Missing()
+def show(value: Any) -> str:
+    """A value as the reports print it (JSON, or the words for a missing one)."""
+    if isinstance(value, _Marker):
+        return value.shown
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__
+
+
+def _bad(path: str, value: Any, wanted: str) -> BadReply:
+    shown = show(value)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return BadReply(f"outcome {path} is {_kind(value)} ({shown}), the protocol wants {wanted}")
 
 
 def _num_equal(a: Any, b: Any) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
     if isinstance(a, int | float) and isinstance(b, int | float):
-        return float(a) == float(b)
-    return bool(a == b)
+        return a == b  # exact for ints and floats alike, never an overflow
+    return bool(type(a) is type(b) and a == b)
 
 
-def _match(expected: Any, actual: Any, path: str, out: list[Mismatch], key: str = "") -> None:
-    if isinstance(expected, Mapping):
-        if not isinstance(actual, Mapping):
-            out.append(Mismatch(path, expected, actual))
+class _Judge:
+    def __init__(self, declared: frozenset[str]) -> None:
+        self.declared = declared
+        self.verdict = Verdict()
+
+    # ------------------------------------------------------------------ leaves
+    def missing(self, path: str, generic: tuple[str, ...], expected: Any) -> None:
+        """A checked field that is not there: skipped if declared, otherwise a failure."""
+        name = covering(generic, self.declared)
+        if name is not None:
+            self.verdict.unjudged.add(name)
             return
-        if key in EXACT_MAPPINGS and key == "losses":
+        self.differs(path, expected, NOT_REPORTED)
+
+    def differs(self, path: str, expected: Any, actual: Any) -> None:
+        self.verdict.judged += 1
+        self.verdict.mismatches.append(Mismatch(path, expected, actual))
+
+    def agrees(self) -> None:
+        self.verdict.judged += 1
+
+    # ------------------------------------------------------------------ values
+    def match(
+        self, expected: Any, actual: Any, path: str, generic: tuple[str, ...], key: str = ""
+    ) -> None:
+        if actual is NOT_REPORTED:
+            self.missing(path, generic, expected)
+            return
+        if actual is NOTHING:
+            self.differs(path, expected, actual)
+            return
+        if isinstance(expected, Mapping):
+            self._mapping(expected, actual, path, generic, key)
+        elif isinstance(expected, list):
+            self._list(expected, actual, path, key)
+        elif isinstance(actual, list | Mapping):
+            raise _bad(path, actual, "a single value here")
+        elif _num_equal(expected, actual):
+            self.agrees()
+        else:
+            self.differs(path, expected, actual)
+
+    def _mapping(
+        self,
+        expected: Mapping[str, Any],
+        actual: Any,
+        path: str,
+        generic: tuple[str, ...],
+        key: str,
+    ) -> None:
+        if actual is None:
+            self.differs(path, expected, actual)
+            return
+        if not isinstance(actual, Mapping):
+            raise _bad(path, actual, "an object")
+        if key == "losses":
             extra = {k: v for k, v in actual.items() if k not in expected and v}
             if extra:
-                out.append(Mismatch(path, dict(expected), dict(actual)))
+                self.differs(path, dict(expected), dict(actual))
                 return
+        if not expected or key == "losses":
+            self.agrees()  # "nobody else loses" (or: nothing in here) is a check too
         for k, v in expected.items():
-            _match(v, actual.get(k, _MISSING), f"{path}.{k}", out, k)
-        return
-    if key in SET_KEYS and isinstance(expected, list):
-        if not isinstance(actual, list) or sorted(expected) != sorted(actual):
-            out.append(Mismatch(path, expected, actual))
-        return
-    if isinstance(expected, list):
-        if (
-            not isinstance(actual, list)
-            or len(expected) != len(actual)
-            or not all(_num_equal(e, a) for e, a in zip(expected, actual, strict=False))
-        ):
-            out.append(Mismatch(path, expected, actual))
-        return
-    if actual is _MISSING or not _num_equal(expected, actual):
-        out.append(Mismatch(path, expected, actual))
+            sub = generic if SEAT.match(k) else (*generic, k)
+            self.match(v, actual.get(k, NOT_REPORTED), f"{path}.{k}", sub, k)
+
+    def _list(self, expected: list[Any], actual: Any, path: str, key: str) -> None:
+        if actual is None:
+            self.differs(path, expected, actual)
+            return
+        if not isinstance(actual, list):
+            raise _bad(path, actual, "a list")
+        if key in SET_KEYS:
+            if not all(isinstance(a, str) for a in actual):
+                raise _bad(path, actual, "a list of seats")
+            same = sorted(map(str, expected)) == sorted(actual)
+        else:
+            same = len(expected) == len(actual) and all(
+                _num_equal(e, a) for e, a in zip(expected, actual, strict=False)
+            )
+        if same:
+            self.agrees()
+        else:
+            self.differs(path, expected, actual)
+
+    # ------------------------------------------------------------------ outcome
+    def outcome(
+        self, expect: Mapping[str, Any], outcome: Mapping[str, Any], steps: int, prefix: str = ""
+    ) -> None:
+        root = ("states",) if prefix else ()
+        if steps:
+            stated = dict(expect.get("steps", {}))
+            self.steps(
+                {str(i): stated.get(str(i), "accepted") for i in range(1, steps + 1)}, outcome
+            )
+        for key, expected in expect.items():
+            path = f"{prefix}{key}"
+            if key == "after_step":
+                self.after_step(expected, outcome)
+            elif key == "steps":
+                if not steps:
+                    self.steps(expected, outcome)
+            elif key in ("end", "rounds", "round_over"):
+                self.rounds(key, expected, outcome.get("rounds", NOT_REPORTED), path, root)
+            elif key in ("legal_includes", "legal_excludes"):
+                self.legal(key, expected, outcome.get("legal", NOT_REPORTED), path, root)
+            elif key == "losses" and "losses" not in outcome and _ended(outcome):
+                first = outcome["rounds"][0]
+                if not isinstance(first, Mapping):
+                    raise _bad(f"{prefix}rounds[0]", first, "an object")
+                losses = first.get("losses", NOT_REPORTED)
+                self.match(expected, losses, path, (*root, "losses"), "losses")
+            else:
+                self.match(expected, outcome.get(key, NOT_REPORTED), path, (*root, key), key)
+
+    def after_step(self, expected: Mapping[str, Any], outcome: Mapping[str, Any]) -> None:
+        states = outcome.get("states", NOT_REPORTED)
+        if states is not NOT_REPORTED and not isinstance(states, Mapping):
+            raise _bad("states", states, "an object of states by step number")
+        for number, state_expected in expected.items():
+            path = f"after_step.{number}"
+            state = NOT_REPORTED if states is NOT_REPORTED else states.get(number, NOT_REPORTED)
+            if state is NOT_REPORTED:
+                self.missing(path, ("states",), state_expected)
+            elif not isinstance(state, Mapping):
+                raise _bad(f"states.{number}", state, "an object")
+            else:
+                self.outcome(state_expected, state, 0, f"{path}.")
+
+    def rounds(
+        self, key: str, expected: Any, actual: Any, path: str, root: tuple[str, ...]
+    ) -> None:
+        generic = (*root, "rounds")
+        if actual is NOT_REPORTED:
+            self.missing(path, generic, expected)
+            return
+        if not isinstance(actual, list):
+            raise _bad("rounds", actual, "a list of the rounds that ended")
+        if key == "round_over":
+            over = bool(actual)
+            if over is expected:
+                self.agrees()
+            else:
+                self.differs(path, expected, over)
+        elif key == "end":
+            self.match(expected, actual[0] if actual else NOTHING, path, generic)
+        else:
+            for i, exp in enumerate(expected):
+                got = actual[i] if i < len(actual) else NOTHING
+                self.match(exp, got, f"{path}[{i}]", generic)
+
+    def legal(
+        self, key: str, expected: Sequence[str], actual: Any, path: str, root: tuple[str, ...]
+    ) -> None:
+        if actual is NOT_REPORTED:
+            self.missing(path, (*root, "legal"), list(expected))
+            return
+        if not isinstance(actual, list) or not all(isinstance(a, str) for a in actual):
+            raise _bad("legal", actual, "a list of actions in canonical text")
+        legal = set(actual)
+        if key == "legal_includes":
+            missing = [a for a in expected if a not in legal]
+            if missing:
+                self.differs(path, missing, sorted(legal))
+            else:
+                self.agrees()
+        else:
+            present = [a for a in expected if a in legal]
+            if present:
+                self.differs(path, [], present)
+            else:
+                self.agrees()
+
+    def steps(self, expected: Mapping[str, Any], outcome: Mapping[str, Any]) -> None:
+        actual = outcome.get("steps", NOT_REPORTED)
+        if actual is not NOT_REPORTED and not isinstance(actual, list):
+            raise _bad("steps", actual, "a list with one entry per step")
+        for number, result in expected.items():
+            path = f"steps.{number}"
+            index = int(number) - 1
+            if actual is NOT_REPORTED or not 0 <= index < len(actual):
+                self.missing(path, ("steps",), result)
+                continue
+            got = actual[index]
+            if not isinstance(got, Mapping) or not isinstance(got.get("accepted"), bool):
+                raise _bad(path, got, 'an object {"accepted": true|false, "reason": CODE}')
+            accepted = got["accepted"]
+            if result == "accepted":
+                if accepted:
+                    self.agrees()
+                else:
+                    self.differs(path, "accepted", {"rejected": got.get("reason")})
+                continue
+            if accepted:
+                self.differs(path, result, "accepted")
+                continue
+            reason = got.get("reason", NOT_REPORTED)
+            if reason is NOT_REPORTED and covering(("steps", "reason"), self.declared):
+                self.verdict.unjudged.add("steps.reason")
+                self.agrees()
+            elif reason == result["rejected"]:
+                self.agrees()
+            else:
+                self.differs(path, result, {"rejected": reason})
+
+
+def _ended(outcome: Mapping[str, Any]) -> bool:
+    rounds = outcome.get("rounds")
+    return isinstance(rounds, list) and bool(rounds)
 
 
 def compare(
-    expect: Mapping[str, Any], outcome: Mapping[str, Any], steps: int = 0
-) -> list[Mismatch]:
+    expect: Mapping[str, Any],
+    outcome: Mapping[str, Any],
+    steps: int = 0,
+    not_reported: frozenset[str] = frozenset(),
+) -> Verdict:
     """Every way ``outcome`` differs from ``expect``; a step the case does not mention must
-    have been accepted."""
-    out: list[Mismatch] = []
-    if steps:
-        stated = dict(expect.get("steps", {}))
-        _steps(
-            {str(i): stated.get(str(i), "accepted") for i in range(1, steps + 1)},
-            outcome.get("steps", []),
-            out,
-        )
-    for key, expected in expect.items():
-        if key == "after_step":
-            states = outcome.get("states")
-            for number, state_expected in expected.items():
-                state = states.get(number) if isinstance(states, Mapping) else None
-                if not isinstance(state, Mapping):
-                    out.append(Mismatch(f"after_step.{number}", state_expected, _MISSING))
-                    continue
-                for m in compare(state_expected, state):
-                    out.append(Mismatch(f"after_step.{number}.{m.path}", m.expected, m.actual))
-        elif key == "steps":
-            if not steps:
-                _steps(expected, outcome.get("steps", []), out)
-        elif key == "end":
-            rounds = outcome.get("rounds") or []
-            _match(expected, rounds[0] if rounds else _MISSING, "end", out)
-        elif key == "rounds":
-            actual = outcome.get("rounds") or []
-            for i, exp in enumerate(expected):
-                _match(exp, actual[i] if i < len(actual) else _MISSING, f"rounds[{i}]", out)
-        elif key == "round_over":
-            over = bool(outcome.get("rounds"))
-            if over != expected:
-                out.append(Mismatch("round_over", expected, over))
-        elif key == "legal_includes":
-            legal = set(outcome.get("legal") or [])
-            missing = [a for a in expected if a not in legal]
-            if missing:
-                out.append(Mismatch("legal_includes", missing, sorted(legal)))
-        elif key == "legal_excludes":
-            legal = set(outcome.get("legal") or [])
-            present = [a for a in expected if a in legal]
-            if present:
-                out.append(Mismatch("legal_excludes", [], present))
-        elif key == "losses" and "losses" not in outcome and outcome.get("rounds"):
-            _match(expected, outcome["rounds"][0].get("losses", {}), "losses", out, "losses")
-        else:
-            _match(expected, outcome.get(key, _MISSING), key, out, key)
-    return out
-
-
-def _steps(expected: Mapping[str, Any], actual: list[Any], out: list[Mismatch]) -> None:
-    for number, result in expected.items():
-        index = int(number) - 1
-        got = actual[index] if 0 <= index < len(actual) else _MISSING
-        if got is _MISSING:
-            out.append(Mismatch(f"steps.{number}", result, got))
-            continue
-        if result == "accepted":
-            if not got.get("accepted"):
-                out.append(Mismatch(f"steps.{number}", "accepted", {"rejected": got.get("reason")}))
-        elif got.get("accepted") or got.get("reason") != result["rejected"]:
-            shown = "accepted" if got.get("accepted") else {"rejected": got.get("reason")}
-            out.append(Mismatch(f"steps.{number}", result, shown))
+    have been accepted. Raises ``BadReply`` for a field of the wrong type."""
+    judge = _Judge(not_reported)
+    judge.outcome(expect, outcome, steps)
+    return judge.verdict

@@ -7,12 +7,13 @@ answer: crash, timeout, garbage, or a case it reports it cannot run).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from schwimmen.conformance.compare import Mismatch, compare
+from schwimmen.conformance.compare import BadReply, Mismatch, compare
 from schwimmen.conformance.fixtures import Case, Fixture
 from schwimmen.spec.model import Ruleset
 
@@ -28,6 +29,13 @@ class Status(StrEnum):
 
 @dataclass(frozen=True)
 class CaseResult:
+    """The verdict on one case.
+
+    ``unjudged`` names the fields the implementation declared it does not report whose
+    checks were therefore not judged; ``stderr`` is the tail of what the implementation
+    wrote to stderr during the case, ``stderr_dropped`` how many bytes before it were not
+    kept."""
+
     fixture: Fixture
     case: Case
     ruleset: str
@@ -35,10 +43,22 @@ class CaseResult:
     mismatches: tuple[Mismatch, ...] = ()
     message: str = ""
     outcome: Mapping[str, Any] = field(default_factory=dict)
+    unjudged: tuple[str, ...] = ()
+    stderr: str = ""
+    stderr_dropped: int = 0
 
     @property
     def key(self) -> str:
         return f"{self.fixture.id}[{self.ruleset}]"
+
+    @property
+    def kind(self) -> str:
+        return self.fixture.kind
+
+    @property
+    def judged(self) -> bool:
+        """Compared with the expectation: passed or failed (not skipped, not errored)."""
+        return self.status in (Status.PASSED, Status.FAILED)
 
 
 def planned(
@@ -55,20 +75,77 @@ def planned(
     return out
 
 
-def judge(fixture: Fixture, case: Case, ruleset: Ruleset, answer: Mapping[str, Any]) -> CaseResult:
+MAX_TEXT = 2000
+
+
+def _text(value: Any, fallback: str) -> str:
+    """A reason or message from the implementation, as bounded plain text."""
+    if value is None or value == "":
+        return fallback
+    text = value if isinstance(value, str) else json.dumps(value, allow_nan=False)[:MAX_TEXT]
+    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + " [...]"
+
+
+def judge(
+    fixture: Fixture,
+    case: Case,
+    ruleset: Ruleset,
+    answer: Mapping[str, Any],
+    not_reported: frozenset[str] = frozenset(),
+) -> CaseResult:
+    """The verdict on one answer. Never raises: an answer that cannot be judged (a field
+    of the wrong type, anything unforeseen) is an errored case with the reason."""
+    try:
+        return _judge(fixture, case, ruleset, answer, not_reported)
+    except BadReply as exc:
+        message = f"the answer cannot be judged: {exc}"
+    except Exception as exc:  # whatever an implementation sends must not end the run
+        message = f"the answer cannot be judged: {type(exc).__name__}: {exc}"
+    return CaseResult(fixture, case, ruleset.id, Status.ERRORED, message=message[:MAX_TEXT])
+
+
+def _judge(
+    fixture: Fixture,
+    case: Case,
+    ruleset: Ruleset,
+    answer: Mapping[str, Any],
+    not_reported: frozenset[str],
+) -> CaseResult:
     status = answer.get("status")
     if status == "skipped":
-        return CaseResult(
-            fixture, case, ruleset.id, Status.SKIPPED, message=str(answer.get("reason", ""))
-        )
-    if status != "ok" or not isinstance(answer.get("outcome"), Mapping):
-        message = str(answer.get("message", "no outcome in the answer"))
+        reason = _text(answer.get("reason"), "skipped without a reason")
+        return CaseResult(fixture, case, ruleset.id, Status.SKIPPED, message=reason)
+    if status != "ok":
+        message = _text(answer.get("message"), f"status {_text(status, 'missing')}")
         return CaseResult(fixture, case, ruleset.id, Status.ERRORED, message=message)
-    outcome = answer["outcome"]
+    outcome = answer.get("outcome")
+    if not isinstance(outcome, Mapping):
+        message = "an ok answer without an outcome object"
+        return CaseResult(fixture, case, ruleset.id, Status.ERRORED, message=message)
     steps = len(fixture.setup.get("steps", ()))
-    mismatches = tuple(compare(case.expect, outcome, steps))
-    status_ = Status.FAILED if mismatches else Status.PASSED
-    return CaseResult(fixture, case, ruleset.id, status_, mismatches, outcome=outcome)
+    verdict = compare(case.expect, outcome, steps, not_reported)
+    unjudged = tuple(sorted(verdict.unjudged))
+    if verdict.mismatches:
+        status_ = Status.FAILED
+        message = ""
+    elif verdict.judged:
+        status_ = Status.PASSED
+        message = ""
+    else:
+        status_ = Status.SKIPPED
+        message = "every check is on a field the implementation does not report: " + ", ".join(
+            unjudged
+        )
+    return CaseResult(
+        fixture,
+        case,
+        ruleset.id,
+        status_,
+        tuple(verdict.mismatches),
+        message,
+        outcome=outcome,
+        unjudged=unjudged,
+    )
 
 
 def run_in_process(
