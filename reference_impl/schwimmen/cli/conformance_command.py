@@ -3,21 +3,36 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import math
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from schwimmen.conformance import report
+from schwimmen.conformance import history, report
 from schwimmen.conformance.coverage import coverage
 from schwimmen.conformance.fixtures import load_fixtures
-from schwimmen.conformance.harness import Options, default_rulesets, resolve_all, run_suite
+from schwimmen.conformance.harness import (
+    Options,
+    SuiteResult,
+    default_rulesets,
+    resolve_all,
+    run_suite,
+)
+from schwimmen.conformance.history import HistoryError
 from schwimmen.conformance.lint import lint
+from schwimmen.conformance.output import OutputError, check_writable, write_atomically
+from schwimmen.conformance.process import command_argv
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
+
+MAX_SECONDS = 86400.0
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -31,6 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--impl",
         metavar="COMMAND",
+        type=_command,
         help="a program that speaks the protocol (default: the in-process reference)",
     )
     p.add_argument(
@@ -61,15 +77,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="compare with the run stored in FILE, report only what changed, "
         "and store this run there",
     )
-    p.add_argument("-j", "--jobs", type=int, default=1, help="implementation processes")
+    p.add_argument("-j", "--jobs", type=_positive_int, default=1, help="implementation processes")
     p.add_argument(
         "--max-fail",
-        type=int,
+        type=_positive_int,
         default=None,
         metavar="N",
         help="stop after N failed or errored cases (the rest are skipped)",
     )
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds per request (default 10)")
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=10.0,
+        help="seconds per request, writing it and reading the answer (default 10)",
+    )
+    p.add_argument(
+        "--start-timeout",
+        type=_seconds,
+        default=30.0,
+        metavar="SECONDS",
+        help="seconds for the implementation to start and answer the handshake (default 30)",
+    )
     p.add_argument(
         "--validate-protocol",
         action="store_true",
@@ -84,11 +112,127 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _emit(text: str, output: str | None) -> None:
-    if output:
-        Path(output).write_text(text, encoding="utf-8")
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"must be more than 0 and at most {MAX_SECONDS:g} seconds, not {text}"
+        )
+    return value
+
+
+def _command(text: str) -> str:
+    try:
+        command_argv(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _render(suite: SuiteResult, fmt: str, show_passed: bool) -> str:
+    if fmt == "json":
+        return report.dumps(report.to_json(suite)) + "\n"
+    if fmt == "junit":
+        return report.to_junit(suite) + "\n"
+    if fmt == "markdown":
+        return report.to_markdown(suite)
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer, width=120, color_system=None, force_terminal=False, highlight=False
+    )
+    report.print_pretty(console, suite, show_passed=show_passed)
+    return buffer.getvalue()
+
+
+def _summary(suite: SuiteResult) -> str:
+    verdict = suite.verdict()
+    return f"{len(suite.results)} cases in {suite.seconds:.2f} s: {verdict.line}"
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _run_suite(
+    args: argparse.Namespace, console: Console, catalog: Catalog, names: list[str]
+) -> int:
+    """Check every file the run will write, run, then report where asked."""
+    output = Path(args.output) if args.output else None
+    track = Path(args.track) if args.track else None
+    try:
+        if output is not None:
+            check_writable(output, "--output")
+        before = history.load(track) if track is not None else {}
+        if track is not None:
+            check_writable(track, "--track")
+    except (OutputError, HistoryError) as exc:
+        print(f"schwimmen conformance: error: {exc}", file=sys.stderr)
+        return 2
+    options = Options(
+        impl=args.impl,
+        rulesets=names,
+        pattern=args.pattern,
+        kinds=args.kind,
+        jobs=args.jobs,
+        max_fail=args.max_fail,
+        timeout=args.timeout,
+        start_timeout=args.start_timeout,
+        validate_protocol=args.validate_protocol,
+    )
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None
+    try:
+        suite = run_suite(catalog, options)
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+    code = 130 if suite.interrupted else (0 if suite.ok else 1)
+    changed = history.changes_text(history.changes(before, suite)) if track else ""
+    if track is not None:
+        try:
+            history.save(track, suite)
+        except OSError as exc:
+            print(
+                f"schwimmen conformance: error: cannot write --track {track}: {exc}",
+                file=sys.stderr,
+            )
+            code = 2
+    if output is not None:
+        text = _render(suite, args.format, args.show_passed)
+        try:
+            write_atomically(output, text)
+        except OSError as exc:
+            print(
+                f"schwimmen conformance: error: cannot write --output {output}: {exc}; "
+                "the report follows on standard output",
+                file=sys.stderr,
+            )
+            sys.stdout.write(text)
+            return 2
+        sys.stdout.write(changed or "")
+        print(f"{_summary(suite)} (report in {output})")
+    elif args.format == "pretty" and track is not None:
+        sys.stdout.write(changed)
+        print(_summary(suite))
+    elif args.format == "pretty":
+        report.print_pretty(console, suite, show_passed=args.show_passed)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(_render(suite, args.format, args.show_passed))
+        sys.stderr.write(changed)
+    return code
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -130,29 +274,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             print(error, file=sys.stderr)
         cov = coverage(fixtures, rulesets)
         return _print_coverage(console, cov, args.format)
-    options = Options(
-        impl=args.impl,
-        rulesets=names,
-        pattern=args.pattern,
-        kinds=args.kind,
-        jobs=args.jobs,
-        max_fail=args.max_fail,
-        timeout=args.timeout,
-        validate_protocol=args.validate_protocol,
-    )
-    suite = run_suite(catalog, options)
-    if args.track:
-        changes = report.track(suite, Path(args.track))
-        report.print_changes(console, changes)
-    elif args.format == "json":
-        _emit(json.dumps(report.to_json(suite), indent=2, ensure_ascii=False) + "\n", args.output)
-    elif args.format == "junit":
-        _emit(report.to_junit(suite) + "\n", args.output)
-    elif args.format == "markdown":
-        _emit(report.to_markdown(suite), args.output)
-    else:
-        report.print_pretty(console, suite, show_passed=args.show_passed)
-    return 0 if suite.ok else 1
+    return _run_suite(args, console, catalog, names)
 
 
 def _print_coverage(console: Console, cov: object, fmt: str) -> int:

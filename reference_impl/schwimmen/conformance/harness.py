@@ -3,23 +3,32 @@ implementation (the in-process reference or processes speaking the protocol), cl
 
 The harness never reaches into the engine: the in-process reference is the same
 request → answer function that ``schwimmen serve`` exposes over the protocol.
+
+The verdict is the product, so it is earned: a run is green only when it judged
+something, judged something of every kind of case it was asked for, and everything it
+judged passed. Every planned case ends in exactly one result, whatever the
+implementation does, and an interrupted run still reports what it had.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from schwimmen.conformance.fixtures import Fixture, load_fixtures, select
-from schwimmen.conformance.process import ProcessImplementation, Started
+from schwimmen.conformance.fixtures import Case, Fixture, load_fixtures, select
+from schwimmen.conformance.process import ProcessImplementation, Reply, Started
 from schwimmen.conformance.runner import CaseResult, Status, judge, planned
 from schwimmen.spec.errors import SpecError, SpecErrors
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import Ruleset
+
+KINDS = ("hand-evaluation", "showdown", "round", "match", "setup")
+START_ATTEMPTS = 3
 
 
 @dataclass
@@ -31,8 +40,17 @@ class Options:
     jobs: int = 1
     max_fail: int | None = None
     timeout: float = 10.0
+    start_timeout: float = 30.0
     validate_protocol: bool = False
     fixtures_dir: Path | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Green or not, and why, in one line."""
+
+    ok: bool
+    line: str
 
 
 @dataclass
@@ -42,6 +60,10 @@ class SuiteResult:
     results: list[CaseResult]
     seconds: float
     load_errors: list[SpecError] = field(default_factory=list)
+    kinds: Sequence[str] = ()
+    pattern: str | None = None
+    not_reported: tuple[str, ...] = ()
+    interrupted: bool = False
 
     def counts(self) -> dict[str, int]:
         out = {s.value: 0 for s in Status}
@@ -49,11 +71,75 @@ class SuiteResult:
             out[r.status.value] += 1
         return out
 
+    def by_kind(self) -> dict[str, dict[str, int]]:
+        """judged / passed / failed / errored / skipped for each kind of case run."""
+        table: dict[str, dict[str, int]] = {}
+        for r in self.results:
+            row = table.setdefault(r.kind, {"judged": 0, **{s.value: 0 for s in Status}})
+            row[r.status.value] += 1
+            row["judged"] += r.judged
+        order = {k: i for i, k in enumerate(KINDS)}
+        return dict(sorted(table.items(), key=lambda kv: order.get(kv[0], len(order))))
+
+    def verdict(self) -> Verdict:
+        return _verdict(self)
+
     @property
     def ok(self) -> bool:
-        return not self.load_errors and all(
-            r.status in (Status.PASSED, Status.SKIPPED) for r in self.results
+        return self.verdict().ok
+
+
+def _common(messages: list[str]) -> str:
+    if not messages:
+        return ""
+    text, n = Counter(messages).most_common(1)[0]
+    text = text if len(text) <= 160 else text[:157] + "..."
+    return f" (most often: {text!r}, {n}x)" if n > 1 or len(messages) == 1 else ""
+
+
+def _verdict(suite: SuiteResult) -> Verdict:
+    counts = suite.counts()
+    total = len(suite.results)
+    judged = counts["passed"] + counts["failed"]
+    if suite.load_errors:
+        return Verdict(False, f"{len(suite.load_errors)} fixture file(s) could not be loaded")
+    if suite.interrupted:
+        not_run = sum(1 for r in suite.results if r.message.startswith("not run: interrupted"))
+        return Verdict(False, f"interrupted: {not_run} of {total} cases were not run")
+    if counts["failed"] or counts["errored"]:
+        return Verdict(
+            False,
+            f"the implementation does not conform: {counts['failed']} failed, "
+            f"{counts['errored']} errored of {total} cases",
         )
+    if total == 0:
+        why = (
+            f"no fixture matches -k {suite.pattern!r}"
+            if suite.pattern
+            else ("no fixture applies to the chosen rulesets and kinds")
+        )
+        return Verdict(False, f"nothing was judged: 0 cases to run ({why})")
+    if judged == 0:
+        reasons = [r.message for r in suite.results]
+        return Verdict(
+            False, f"nothing was judged: all {total} cases were skipped{_common(reasons)}"
+        )
+    by_kind = suite.by_kind()
+    asked = list(suite.kinds) or list(by_kind)
+    empty = [k for k in asked if by_kind.get(k, {}).get("judged", 0) == 0]
+    if empty:
+        parts = []
+        for k in empty:
+            row = by_kind.get(k)
+            parts.append(f"{k} ({row['skipped']} skipped)" if row else f"{k} (no case applies)")
+        return Verdict(
+            False,
+            "nothing was judged for the kind(s) asked for: "
+            + ", ".join(parts)
+            + "; run only the kinds your engine plays with --kind",
+        )
+    skipped = f", {counts['skipped']} skipped" if counts["skipped"] else ""
+    return Verdict(True, f"all {judged} judged cases pass{skipped}")
 
 
 def default_rulesets(catalog: Catalog) -> list[str]:
@@ -77,6 +163,7 @@ def resolve_all(catalog: Catalog, names: Sequence[str]) -> list[Ruleset]:
 
 
 Progress = Callable[[CaseResult], None]
+Plan = list[tuple[Fixture, Case, Ruleset]]
 
 
 def run_suite(
@@ -91,14 +178,28 @@ def run_suite(
     names = list(options.rulesets) or default_rulesets(catalog)
     rulesets = resolve_all(catalog, names)
     plan = planned(fixtures, rulesets)
+    interrupted = False
+    not_reported: tuple[str, ...] = ()
     if options.impl is None:
         from schwimmen.engine.adapter import run_case
 
         impl_info: dict[str, Any] = {"name": "schwimmen-reference (in-process)", "version": ""}
         results = _run_in_process(plan, implementation or run_case, options, progress)
     else:
-        impl_info, results = _run_processes(plan, options, progress)
-    return SuiteResult(impl_info, names, results, time.perf_counter() - started, load_errors)
+        run = _ProcessRun(plan, options, progress)
+        impl_info, results, interrupted = run.execute()
+        not_reported = tuple(sorted(run.not_reported))
+    return SuiteResult(
+        impl_info,
+        names,
+        results,
+        time.perf_counter() - started,
+        load_errors,
+        kinds=tuple(options.kinds),
+        pattern=options.pattern,
+        not_reported=not_reported,
+        interrupted=interrupted,
+    )
 
 
 class _Budget:
@@ -118,13 +219,13 @@ class _Budget:
                 self.bad += 1
 
 
-def _stopped(fixture: Fixture, case: Any, ruleset: Ruleset, limit: int | None) -> CaseResult:
+def _stopped(fixture: Fixture, case: Case, ruleset: Ruleset, limit: int | None) -> CaseResult:
     message = f"not run: stopped after {limit} failures (--max-fail)"
     return CaseResult(fixture, case, ruleset.id, Status.SKIPPED, message=message)
 
 
 def _run_in_process(
-    plan: list[tuple[Fixture, Any, Ruleset]],
+    plan: Plan,
     implementation: Callable[[Mapping[str, Any]], Mapping[str, Any]],
     options: Options,
     progress: Progress | None,
@@ -147,89 +248,185 @@ def _run_in_process(
     return results
 
 
-def _supported(info: Started, ruleset: Ruleset) -> bool:
-    return info.any_ruleset or ruleset.id in info.rulesets
+class _Starts:
+    """Failed starts in a row, across all workers: after a few, the implementation is
+    taken to be unable to start, and the remaining cases are errored at once with its
+    reason instead of starting it again for every case."""
+
+    def __init__(self) -> None:
+        self.in_a_row = 0
+        self.reason: str | None = None
+        self.lock = threading.Lock()
+
+    def failed(self, reason: str) -> None:
+        with self.lock:
+            self.in_a_row += 1
+            if self.in_a_row >= START_ATTEMPTS:
+                self.reason = reason
+
+    def succeeded(self) -> None:
+        with self.lock:
+            self.in_a_row = 0
+
+    def message(self) -> str | None:
+        if self.reason is None:
+            return None
+        return f"the implementation could not start: {self.reason}"
 
 
-def _run_processes(
-    plan: list[tuple[Fixture, Any, Ruleset]], options: Options, progress: Progress | None
-) -> tuple[dict[str, Any], list[CaseResult]]:
-    assert options.impl is not None
-    jobs = max(1, options.jobs)
-    workers = [
-        ProcessImplementation(
-            options.impl, timeout=options.timeout, validate=options.validate_protocol
-        )
-        for _ in range(jobs)
-    ]
-    first = workers[0].start()
-    results: list[CaseResult | None] = [None] * len(plan)
-    if first is None:
-        message = workers[0].start_error or "the implementation did not start"
-        for i, (fixture, case, ruleset) in enumerate(plan):
-            results[i] = CaseResult(fixture, case, ruleset.id, Status.ERRORED, message=message)
-            if progress:
-                progress(results[i])  # type: ignore[arg-type]
-        workers[0].close()
-        return {"name": options.impl, "error": message}, [r for r in results if r]
-    info: dict[str, Any] = {
-        "name": first.name,
-        "version": first.version,
-        "command": options.impl,
-        "any_ruleset": first.any_ruleset,
-        "rulesets": list(first.rulesets),
-    }
-    budget = _Budget(options.max_fail)
-    next_index = 0
-    lock = threading.Lock()
+class _ProcessRun:
+    """The plan, run by ``jobs`` implementation processes, one thread each."""
 
-    def work(worker: ProcessImplementation) -> None:
-        nonlocal next_index
-        while True:
-            with lock:
-                if next_index >= len(plan):
-                    return
-                i = next_index
-                next_index += 1
-            fixture, case, ruleset = plan[i]
-            if budget.spent():
-                result = _stopped(fixture, case, ruleset, options.max_fail)
-            elif not _supported(first, ruleset):
-                result = CaseResult(
-                    fixture,
-                    case,
-                    ruleset.id,
-                    Status.SKIPPED,
-                    message=f"{first.name} does not implement {ruleset.id}",
+    def __init__(self, plan: Plan, options: Options, progress: Progress | None) -> None:
+        assert options.impl is not None
+        self.plan = plan
+        self.options = options
+        self.progress = progress
+        self.results: list[CaseResult | None] = [None] * len(plan)
+        self.next_index = 0
+        self.lock = threading.Lock()
+        self.budget = _Budget(options.max_fail)
+        self.starts = _Starts()
+        self.interrupted = threading.Event()
+        self.workers = [
+            ProcessImplementation(
+                options.impl,
+                timeout=options.timeout,
+                start_timeout=options.start_timeout,
+                validate=options.validate_protocol,
+            )
+            for _ in range(max(1, options.jobs))
+        ]
+        self.threads: list[threading.Thread] = []
+        self.first: Started | None = None
+        self.not_reported: frozenset[str] = frozenset()
+
+    def execute(self) -> tuple[dict[str, Any], list[CaseResult], bool]:
+        try:
+            info = self._handshake()
+            for i, w in enumerate(self.workers):
+                thread = threading.Thread(
+                    target=self._work, args=(w,), name=f"implementation-{i + 1}", daemon=True
                 )
-            else:
-                answer = worker.run(fixture.request(ruleset))
-                result = judge(fixture, case, ruleset, answer)
-                if answer.get("stderr"):
-                    result = CaseResult(
-                        result.fixture,
-                        result.case,
-                        result.ruleset,
-                        result.status,
-                        result.mismatches,
-                        (result.message + " " if result.message else "")
-                        + f"[stderr: {answer['stderr'][-300:]}]",
-                        result.outcome,
-                    )
-                budget.record(result)
-            results[i] = result
-            if progress:
-                with lock:
-                    progress(result)
+                self.threads.append(thread)
+                thread.start()
+            for t in self.threads:
+                while t.is_alive():
+                    t.join(0.2)
+        except KeyboardInterrupt:
+            self.interrupted.set()
+            for w in self.workers:
+                w.interrupt()
+            for t in self.threads:
+                t.join(10)
+            info = self._info()
+        finally:
+            for w in self.workers:
+                w.interrupt()
+        info["restarts"] = sum(w.restarts for w in self.workers)
+        final = [r or self._not_run(i) for i, r in enumerate(self.results)]
+        return info, final, self.interrupted.is_set()
 
-    threads = [threading.Thread(target=work, args=(w,), daemon=True) for w in workers]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for w in workers:
-        w.close()
-    info["restarts"] = sum(w.restarts for w in workers)
-    final = [r for r in results if r is not None]
-    assert len(final) == len(plan), "a case was lost"
-    return info, final
+    def _not_run(self, index: int) -> CaseResult:
+        fixture, case, ruleset = self.plan[index]
+        message = "not run: interrupted" if self.interrupted.is_set() else "not run"
+        return CaseResult(fixture, case, ruleset.id, Status.SKIPPED, message=message)
+
+    def _handshake(self) -> dict[str, Any]:
+        """Start the first process to learn what the implementation claims; a few tries."""
+        worker = self.workers[0]
+        for _ in range(START_ATTEMPTS):
+            self.first = worker.start()
+            if self.first is not None:
+                self.not_reported = self.first.not_reported
+                return self._info()
+            self.starts.failed(worker.start_error or "no reason given")
+        return self._info()
+
+    def _info(self) -> dict[str, Any]:
+        first = self.first
+        if first is None:
+            message = self.starts.message() or "the implementation did not start"
+            return {"name": self.options.impl, "command": self.options.impl, "error": message}
+        return {
+            "name": first.name,
+            "version": first.version,
+            "command": self.options.impl,
+            "any_ruleset": first.any_ruleset,
+            "rulesets": list(first.rulesets),
+            "not_reported": sorted(first.not_reported),
+        }
+
+    def _take(self) -> int | None:
+        with self.lock:
+            if self.next_index >= len(self.plan) or self.interrupted.is_set():
+                return None
+            self.next_index += 1
+            return self.next_index - 1
+
+    def _emit(self, index: int, result: CaseResult) -> None:
+        with self.lock:
+            self.results[index] = result
+            if self.progress:
+                self.progress(result)
+
+    def _work(self, worker: ProcessImplementation) -> None:
+        # The last answered case stays open until the worker's next answer or its stop:
+        # only then is it known whether the implementation answered it twice.
+        held: tuple[int, CaseResult] | None = None
+        try:
+            while (index := self._take()) is not None:
+                fixture, case, ruleset = self.plan[index]
+                result, reply = self._one(worker, fixture, case, ruleset)
+                if reply is None:
+                    self._emit(index, result)
+                    continue
+                if held is not None:
+                    self._emit(held[0], _blamed(held[1], reply.earlier))
+                    held = None
+                if reply.start_failed:
+                    self._emit(index, result)
+                else:
+                    held = (index, result)
+        finally:
+            late = worker.close()
+            if held is not None:
+                self._emit(held[0], _blamed(held[1], late))
+
+    def _one(
+        self, worker: ProcessImplementation, fixture: Fixture, case: Case, ruleset: Ruleset
+    ) -> tuple[CaseResult, Reply | None]:
+        first = self.first
+        gave_up = self.starts.message()
+        if self.budget.spent():
+            return _stopped(fixture, case, ruleset, self.options.max_fail), None
+        if gave_up is not None or first is None:
+            message = gave_up or "the implementation did not start"
+            return CaseResult(fixture, case, ruleset.id, Status.ERRORED, message=message), None
+        if not (first.any_ruleset or ruleset.id in first.rulesets):
+            message = f"{first.name} does not implement {ruleset.id}"
+            return CaseResult(fixture, case, ruleset.id, Status.SKIPPED, message=message), None
+        reply = worker.run(fixture.request(ruleset))
+        if self.interrupted.is_set():
+            message = "not run: interrupted"
+            return CaseResult(fixture, case, ruleset.id, Status.SKIPPED, message=message), None
+        if reply.start_failed:
+            self.starts.failed(str(reply.answer.get("message", "")))
+            message = self.starts.message() or str(reply.answer.get("message", ""))
+            result = CaseResult(fixture, case, ruleset.id, Status.ERRORED, message=message)
+            self.budget.record(result)
+            return result, reply
+        self.starts.succeeded()
+        result = judge(fixture, case, ruleset, reply.answer, self.not_reported)
+        if reply.stderr or reply.stderr_dropped:
+            result = replace(result, stderr=reply.stderr, stderr_dropped=reply.stderr_dropped)
+        self.budget.record(result)
+        return result, reply
+
+
+def _blamed(result: CaseResult, problem: str | None) -> CaseResult:
+    """``result``, or errored with ``problem`` when its answer turned out to be wrong after
+    the fact (the implementation answered it twice)."""
+    if problem is None:
+        return result
+    return replace(result, status=Status.ERRORED, message=problem, mismatches=())

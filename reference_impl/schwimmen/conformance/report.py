@@ -1,16 +1,23 @@
-"""Reports of a suite run: pretty (terminal), JSON, JUnit XML, Markdown, and the
-difference from a tracked earlier run.
+"""Reports of a suite run: pretty (terminal), JSON, JUnit XML and Markdown.
 
 Every failure shows what was expected against what came back, with the sources' own
-words (or the stated default) that decide the case; the summary is a table per ruleset.
+words (or the stated default) that decide the case; the summary is a table per ruleset
+and one per kind of case (judged, passed, failed, errored, skipped), and the last line
+is the verdict with its reason.
+
+Whatever an implementation sends ends up in a report as text, so every format is made
+safe for its reader: JSON is strict (RFC 8259: no NaN, no Infinity, no lone
+surrogates), XML holds no character XML forbids, and the terminal gets no control
+characters to obey.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections import defaultdict
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
@@ -19,8 +26,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from schwimmen.conformance.compare import show
 from schwimmen.conformance.harness import SuiteResult
 from schwimmen.conformance.runner import CaseResult, Status
+from schwimmen.spec.printable import printable
 
 STYLE = {
     Status.PASSED: "green",
@@ -28,6 +37,10 @@ STYLE = {
     Status.SKIPPED: "yellow",
     Status.ERRORED: "bold magenta",
 }
+KIND_COLUMNS = ("judged", "passed", "failed", "errored", "skipped")
+# Errored cases that share one message are shown once, beyond this many.
+GROUP_AFTER = 3
+STDERR_SHOWN = 2000
 
 
 def per_ruleset(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:
@@ -48,6 +61,28 @@ def _citations(result: CaseResult) -> list[str]:
     return lines
 
 
+def _step_text(result: CaseResult, path: str) -> str:
+    """``steps.3`` → the action of step 3, so a mismatch says which move it was."""
+    match = re.match(r"^(?:after_step\.\d+\.)?steps\.(\d+)$", path)
+    if not match:
+        return ""
+    steps = result.fixture.setup.get("steps", ())
+    index = int(match.group(1)) - 1
+    if not 0 <= index < len(steps):
+        return ""
+    (seat, action), *_ = steps[index].items()
+    return f" ({seat}: {action})"
+
+
+def _stderr_tail(result: CaseResult) -> str:
+    text = result.stderr
+    if len(text) > STDERR_SHOWN:
+        text = "[...]" + text[-STDERR_SHOWN:]
+    if result.stderr_dropped:
+        text = f"[{result.stderr_dropped} earlier bytes of stderr dropped]\n" + text
+    return printable(text.rstrip("\n"))
+
+
 def failure_text(result: CaseResult) -> list[str]:
     """Plain lines describing one failed or errored case."""
     lines = [
@@ -56,103 +91,216 @@ def failure_text(result: CaseResult) -> list[str]:
         f"  file: {result.fixture.file}",
     ]
     if result.message:
-        lines.append(f"  message: {result.message}")
+        lines.append(f"  message: {printable(result.message)}")
     for m in result.mismatches:
-        lines.append(f"  - expected {m.path}: {_json(m.expected)}")
-        lines.append(f"    actual   {m.path}: {_json(m.actual)}")
+        step = _step_text(result, m.path)
+        lines.append(f"  - expected {m.path}{step}: {printable(show(m.expected))}")
+        lines.append(f"    actual   {m.path}{step}: {printable(show(m.actual))}")
+    if result.unjudged:
+        lines.append(f"  not judged (not reported): {', '.join(result.unjudged)}")
     for c in _citations(result):
         lines.append(f"  because: {c}")
+    if result.stderr or result.stderr_dropped:
+        lines.append("  stderr:")
+        lines.extend(f"    {line}" for line in _stderr_tail(result).splitlines())
     return lines
 
 
-def _json(value: Any) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except TypeError:
-        return str(value)
+def _panel(r: CaseResult) -> Panel:
+    body: list[Text] = []
+    head = Text(f"{r.fixture.id}", style="bold")
+    head.append(f"  under {r.ruleset}", style="cyan")
+    head.append(f"  ({r.case.label()})", style="dim")
+    body.append(head)
+    body.append(Text(r.fixture.title))
+    if r.message:
+        body.append(Text(printable(r.message), style="magenta"))
+    for m in r.mismatches:
+        line = Text(f"{m.path}{_step_text(r, m.path)}\n", style="bold")
+        line.append(f"  - expected {printable(show(m.expected))}\n", style="green")
+        line.append(f"  + actual   {printable(show(m.actual))}", style="red")
+        body.append(line)
+    if r.unjudged:
+        body.append(Text(f"not judged (not reported): {', '.join(r.unjudged)}", style="yellow"))
+    for c in _citations(r):
+        body.append(Text(c, style="italic"))
+    if r.stderr or r.stderr_dropped:
+        body.append(Text("stderr:\n" + _stderr_tail(r), style="dim"))
+    body.append(Text(r.fixture.file, style="dim"))
+    return Panel(Group(*body), title=r.status.value, border_style=STYLE[r.status])
+
+
+def _grouped(results: list[CaseResult]) -> list[CaseResult | tuple[str, list[CaseResult]]]:
+    """Failed cases one by one; errored cases that share a message, beyond a few, as one
+    group (an implementation that cannot start errs every case the same way)."""
+    by_message: dict[str, list[CaseResult]] = defaultdict(list)
+    for r in results:
+        if r.status is Status.ERRORED:
+            by_message[r.message].append(r)
+    out: list[CaseResult | tuple[str, list[CaseResult]]] = []
+    shown: set[str] = set()
+    for r in results:
+        if r.status is Status.FAILED:
+            out.append(r)
+        elif r.status is Status.ERRORED:
+            same = by_message[r.message]
+            if len(same) <= GROUP_AFTER:
+                out.append(r)
+            elif r.message not in shown:
+                shown.add(r.message)
+                out.append((r.message, same))
+    return out
+
+
+def _group_panel(message: str, results: list[CaseResult]) -> Panel:
+    keys = [r.key for r in results]
+    listed = ", ".join(keys[:10]) + (f" and {len(keys) - 10} more" if len(keys) > 10 else "")
+    body = [
+        Text(f"{len(results)} cases errored with the same message", style="bold"),
+        Text(printable(message), style="magenta"),
+        Text(listed, style="dim"),
+    ]
+    return Panel(Group(*body), title="errored", border_style=STYLE[Status.ERRORED])
 
 
 def print_pretty(console: Console, suite: SuiteResult, *, show_passed: bool = False) -> None:
     for error in suite.load_errors:
         console.print(Text(str(error), style="red"))
-    for r in suite.results:
-        if r.status in (Status.FAILED, Status.ERRORED):
-            body: list[Text] = []
-            head = Text(f"{r.fixture.id}", style="bold")
-            head.append(f"  under {r.ruleset}", style="cyan")
-            head.append(f"  ({r.case.label()})", style="dim")
-            body.append(head)
-            body.append(Text(r.fixture.title))
-            if r.message:
-                body.append(Text(r.message, style="magenta"))
-            for m in r.mismatches:
-                line = Text(f"{m.path}\n", style="bold")
-                line.append(f"  - expected {_json(m.expected)}\n", style="green")
-                line.append(f"  + actual   {_json(m.actual)}", style="red")
-                body.append(line)
-            for c in _citations(r):
-                body.append(Text(c, style="italic"))
-            body.append(Text(r.fixture.file, style="dim"))
-            console.print(Panel(Group(*body), title=r.status.value, border_style=STYLE[r.status]))
-        elif show_passed:
-            console.print(Text(f"passed {r.key}", style="green"))
-    table = Table(title=f"{suite.implementation.get('name', '?')}: conformance by ruleset")
+    for item in _grouped(suite.results):
+        if isinstance(item, tuple):
+            console.print(_group_panel(*item))
+        else:
+            console.print(_panel(item))
+    if show_passed:
+        for r in suite.results:
+            if r.status is Status.PASSED:
+                console.print(Text(f"passed {r.key}", style="green"))
+    name = printable(str(suite.implementation.get("name", "?")))
+    table = Table(title=f"{name}: conformance by ruleset")
     table.add_column("ruleset", style="bold")
     for s in Status:
         table.add_column(s.value, justify="right", style=STYLE[s])
-    for name, counts in per_ruleset(suite.results).items():
-        table.add_row(name, *(str(counts[s.value]) for s in Status))
+    for ruleset, counts in per_ruleset(suite.results).items():
+        table.add_row(ruleset, *(str(counts[s.value]) for s in Status))
     totals = suite.counts()
     table.add_row("total", *(str(totals[s.value]) for s in Status), style="bold")
     console.print(table)
-    verdict = "all cases pass" if suite.ok else "the implementation does not conform"
+    kinds = Table(title="by kind of case")
+    kinds.add_column("kind", style="bold")
+    for column in KIND_COLUMNS:
+        style = STYLE[Status(column)] if column != "judged" else "bold"
+        kinds.add_column(column, justify="right", style=style)
+    for kind, row in suite.by_kind().items():
+        kinds.add_row(kind, *(str(row[c]) for c in KIND_COLUMNS))
+    console.print(kinds)
+    unjudged = _unjudged_counts(suite.results)
+    if unjudged:
+        declared = ", ".join(f"{f} ({n} cases)" for f, n in unjudged.items())
+        console.print(
+            Text(f"not judged, declared as not reported by the implementation: {declared}")
+        )
+    verdict = suite.verdict()
+    judged = totals["passed"] + totals["failed"]
     console.print(
         Text(
             f"{len(suite.results)} cases from {len({r.fixture.id for r in suite.results})} "
-            f"fixtures in {suite.seconds:.2f} s: {verdict}",
-            style="bold green" if suite.ok else "bold red",
+            f"fixtures in {suite.seconds:.2f} s: {verdict.line}",
+            style="bold green" if verdict.ok else "bold red",
         )
     )
-    closing = f"{totals['passed']} passed, {totals['failed']} failed"
-    if totals["skipped"] or totals["errored"]:
-        closing += f", {totals['skipped']} skipped, {totals['errored']} errored"
-    console.print(closing)
+    console.print(
+        f"{judged} judged: {totals['passed']} passed, {totals['failed']} failed; "
+        f"{totals['errored']} errored, {totals['skipped']} skipped"
+    )
+
+
+def _unjudged_counts(results: Iterable[CaseResult]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for r in results:
+        for name in r.unjudged:
+            counts[name] += 1
+    return dict(sorted(counts.items()))
+
+
+def strict(value: Any) -> Any:
+    """``value`` as strict JSON data: non-finite numbers and anything JSON cannot hold
+    become strings, lone surrogates are escaped, keys become strings."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, dict):
+        return {strict(str(k)): strict(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [strict(v) for v in value]
+    return strict(show(value))
+
+
+def dumps(data: Any, indent: int | None = 2) -> str:
+    """Strict JSON text (RFC 8259), whatever ``data`` holds."""
+    return json.dumps(strict(data), indent=indent, ensure_ascii=False, allow_nan=False)
 
 
 def to_json(suite: SuiteResult) -> dict[str, Any]:
-    return {
+    verdict = suite.verdict()
+    data = {
         "implementation": suite.implementation,
         "rulesets": suite.rulesets,
         "seconds": suite.seconds,
+        "verdict": {"ok": verdict.ok, "reason": verdict.line},
         "counts": suite.counts(),
         "by_ruleset": per_ruleset(suite.results),
+        "by_kind": suite.by_kind(),
+        "not_reported": list(suite.not_reported),
         "load_errors": [str(e) for e in suite.load_errors],
         "results": [
             {
                 "fixture": r.fixture.id,
                 "title": r.fixture.title,
+                "kind": r.kind,
                 "ruleset": r.ruleset,
                 "case": r.case.label(),
                 "status": r.status.value,
                 "message": r.message,
                 "mismatches": [
-                    {"path": m.path, "expected": _plain(m.expected), "actual": _plain(m.actual)}
+                    {
+                        "path": m.path,
+                        "step": _step_text(r, m.path).strip(" ()") or None,
+                        "expected": _plain(m.expected),
+                        "actual": _plain(m.actual),
+                    }
                     for m in r.mismatches
                 ],
+                "not_judged": list(r.unjudged),
+                "stderr": r.stderr,
+                "stderr_dropped": r.stderr_dropped,
                 "because": [c.to_json() for c in r.case.because],
                 "defaults": list(r.case.defaults),
             }
             for r in suite.results
         ],
     }
+    result: dict[str, Any] = strict(data)
+    return result
 
 
 def _plain(value: Any) -> Any:
+    """A mismatch's value as data; a missing one as the words the reports use."""
     try:
-        json.dumps(value)
-    except TypeError:
-        return str(value)
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return show(value)
     return value
+
+
+# XML 1.0 forbids C0 controls but tab, newline and carriage return, surrogates, U+FFFE/F.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml(text: str) -> str:
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def to_junit(suite: SuiteResult) -> str:
@@ -165,37 +313,48 @@ def to_junit(suite: SuiteResult) -> str:
         node = ET.SubElement(
             root,
             "testsuite",
-            name=ruleset,
+            name=_xml(ruleset),
             tests=str(len(items)),
             failures=str(counts[Status.FAILED]),
             errors=str(counts[Status.ERRORED]),
             skipped=str(counts[Status.SKIPPED]),
         )
         for r in items:
-            case = ET.SubElement(node, "testcase", classname=ruleset, name=r.fixture.id)
-            text = "\n".join(failure_text(r))
+            case = ET.SubElement(node, "testcase", classname=_xml(ruleset), name=_xml(r.fixture.id))
+            text = _xml("\n".join(failure_text(r)))
             if r.status is Status.FAILED:
-                ET.SubElement(case, "failure", message=r.case.label()).text = text
+                ET.SubElement(case, "failure", message=_xml(r.case.label())).text = text
             elif r.status is Status.ERRORED:
-                ET.SubElement(case, "error", message=r.message[:200]).text = text
+                ET.SubElement(case, "error", message=_xml(r.message[:200])).text = text
             elif r.status is Status.SKIPPED:
-                ET.SubElement(case, "skipped", message=r.message)
+                ET.SubElement(case, "skipped", message=_xml(r.message))
+    verdict = suite.verdict()
+    properties = ET.SubElement(root, "properties")
+    ET.SubElement(properties, "property", name="verdict", value=_xml(verdict.line))
     return ET.tostring(root, encoding="unicode")
 
 
 def to_markdown(suite: SuiteResult) -> str:
+    name = printable(str(suite.implementation.get("name", "?")))
+    verdict = suite.verdict()
     lines = [
-        f"# Conformance of {suite.implementation.get('name', '?')}",
+        f"# Conformance of {name}",
+        "",
+        f"**{'Conforms' if verdict.ok else 'Does not pass'}**: {verdict.line}",
         "",
         "| ruleset | passed | failed | skipped | errored |",
         "|---|---:|---:|---:|---:|",
     ]
-    for name, row in per_ruleset(suite.results).items():
+    for ruleset, row in per_ruleset(suite.results).items():
         lines.append(
-            f"| {name} | {row['passed']} | {row['failed']} | {row['skipped']} | {row['errored']} |"
+            f"| {ruleset} | {row['passed']} | {row['failed']} | {row['skipped']} "
+            f"| {row['errored']} |"
         )
     t = suite.counts()
     lines.append(f"| **total** | {t['passed']} | {t['failed']} | {t['skipped']} | {t['errored']} |")
+    lines += ["", "| kind | " + " | ".join(KIND_COLUMNS) + " |", "|---|" + "---:|" * 5]
+    for kind, row in suite.by_kind().items():
+        lines.append(f"| {kind} | " + " | ".join(str(row[c]) for c in KIND_COLUMNS) + " |")
     bad = [r for r in suite.results if r.status in (Status.FAILED, Status.ERRORED)]
     if bad:
         lines += ["", "## Failures", ""]
@@ -205,61 +364,14 @@ def to_markdown(suite: SuiteResult) -> str:
             lines.append(f"{r.fixture.title} ({r.case.label()})")
             lines.append("")
             if r.message:
-                lines.append(f"> {r.message}")
+                lines.append(f"> {printable(r.message)}")
                 lines.append("")
             for m in r.mismatches:
                 lines.append(
-                    f"- `{m.path}`: expected `{_json(m.expected)}`, got `{_json(m.actual)}`"
+                    f"- `{m.path}`{_step_text(r, m.path)}: expected "
+                    f"`{printable(show(m.expected))}`, got `{printable(show(m.actual))}`"
                 )
             for c in _citations(r):
                 lines.append(f"- because: {c}")
             lines.append("")
     return "\n".join(lines) + "\n"
-
-
-def track(suite: SuiteResult, path: Path) -> dict[str, list[str]]:
-    """Compare with the statuses stored in ``path`` and store the new ones there.
-
-    Returns what changed: newly failing (incl. errored), fixed, new cases, removed cases,
-    and other status changes."""
-    before: dict[str, str] = {}
-    if path.is_file():
-        try:
-            before = json.loads(path.read_text(encoding="utf-8")).get("statuses", {})
-        except (json.JSONDecodeError, AttributeError):
-            before = {}
-    now = {r.key: r.status.value for r in suite.results}
-    bad = {Status.FAILED.value, Status.ERRORED.value}
-    changes: dict[str, list[str]] = {
-        "newly failing": [],
-        "fixed": [],
-        "new": [],
-        "removed": [],
-        "changed": [],
-    }
-    for key, status in sorted(now.items()):
-        old = before.get(key)
-        if old is None:
-            changes["new"].append(f"{key}: {status}")
-        elif old == status:
-            continue
-        elif status in bad and old not in bad:
-            changes["newly failing"].append(f"{key}: {old} -> {status}")
-        elif old in bad and status == Status.PASSED.value:
-            changes["fixed"].append(f"{key}: {old} -> {status}")
-        else:
-            changes["changed"].append(f"{key}: {old} -> {status}")
-    changes["removed"] = sorted(k for k in before if k not in now)
-    path.write_text(json.dumps({"statuses": now}, indent=1, sort_keys=True), encoding="utf-8")
-    return changes
-
-
-def print_changes(console: Console, changes: dict[str, list[str]]) -> None:
-    if not any(changes.values()):
-        console.print("No change since the last tracked run.")
-        return
-    for title, items in changes.items():
-        if items:
-            console.print(Text(f"{title} ({len(items)})", style="bold"))
-            for item in items:
-                console.print(f"  {item}")
