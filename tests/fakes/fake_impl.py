@@ -1,50 +1,144 @@
 """A deliberately misbehaving implementation of the conformance protocol, for the
 harness's own tests. It answers like the reference, except as MODE says:
 
-crash:N      exit with code 3 on the Nth run request (counting from 1)
-hang         never answer a run request
-slow:S       sleep S seconds before every answer
-garbage      answer every run request with a line that is not JSON
-partial      write half a line, then exit
-oversized    answer with one line of 5 MB
-sequence     answer with the wrong sequence number
-wrong        answer with a wrong outcome (nobody ever loses a life; steps all accepted)
-stderr       write to stderr before each answer, then answer correctly
-refuse       refuse to start
-skip         answer every case with "skipped"
-invalid      answer "ok" without an outcome
+crash:N        exit with code 3 on the Nth run request (counting from 1)
+hang           never answer a run request
+slow:S         sleep S seconds before every answer
+garbage        answer every run request with a line that is not JSON
+partial        write half a line, then exit
+oversized      answer with one line of 5 MB
+sequence       answer with the wrong sequence number
+wrong          answer with a wrong outcome (nobody ever loses a life; steps all accepted)
+stderr         write to stderr before each answer, then answer correctly
+refuse         refuse to start
+skip           answer every case with "skipped"
+invalid        answer "ok" without an outcome
+fork           fork a child that holds stdout open (and sleeps), then exit
+daemon         like fork, but the child leaves the process group (setsid) first
+daemon-slow    start such a child, and never answer
+deaf           answer the first request, then stop reading stdin and write forever
+deep           answer with a reply nested 100,000 levels deep
+digits         answer with a 5,000-digit number as the outcome's pack and losses
+type:F=JSON    answer with the outcome field F set to JSON (wrong types: steps=5, legal=[[1]])
+nan            answer with NaN and Infinity in the outcome
+flood          write 8 MB to stderr, then answer ok with an empty outcome
+twice          answer every request twice
+omit:F,G       answer ok without the outcome fields F, G (everywhere: states, rounds)
+declare:F,G    like omit, and declare F, G as not reported in the start answer
+cannot-start   exit at once with a message on stderr (a broken installation)
+pagat-only     claim only the ruleset pagat
+
+With FAKE_PIDS set, every process of the fake appends its pid to that file, so a test can
+check that nothing is left running.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
+from typing import Any
 
 from schwimmen.engine.adapter import run_case
 
 
+def _record_pid() -> None:
+    path = os.environ.get("FAKE_PIDS")
+    if path:
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()}\n")
+
+
+def _say(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def _strip(value: Any, fields: set[str]) -> Any:
+    """``value`` without the named fields (and without ``values.suit`` style parts)."""
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if key in fields:
+                continue
+            out[key] = _strip(item, fields)
+        return out
+    if isinstance(value, list):
+        return [_strip(v, fields) for v in value]
+    return value
+
+
+def _fork_and_exit(leave_group: bool) -> int:
+    """A child that keeps our stdout open and lives on; we exit at once."""
+    if os.fork() == 0:
+        if leave_group:
+            os.setsid()
+            if os.fork() != 0:
+                os._exit(0)
+        _record_pid()
+        time.sleep(600)
+        os._exit(0)
+    return 0
+
+
+def _answer(mode: str, seq: int, case: dict[str, Any]) -> str:
+    answer = dict(run_case(case))
+    answer["seq"] = seq + 1 if mode == "sequence" else seq
+    outcome = answer.get("outcome")
+    if mode == "flood":
+        answer = {"seq": seq, "status": "ok", "outcome": {}}
+    if mode == "wrong" and isinstance(outcome, dict):
+        outcome["losses"] = {}
+        for r in outcome.get("rounds", []):
+            r["losses"] = {}
+        outcome["steps"] = [{"accepted": True} for _ in outcome.get("steps", [])]
+        outcome["values"] = {}
+        outcome["accepted"] = not outcome.get("accepted")
+    if mode.startswith(("omit:", "declare:")) and isinstance(outcome, dict):
+        fields = set(mode.split(":", 1)[1].split(","))
+        answer["outcome"] = _strip(outcome, fields)
+    if mode == "skip":
+        answer = {"seq": seq, "status": "skipped", "reason": "not implemented here"}
+    if mode == "invalid":
+        answer = {"seq": seq, "status": "ok"}
+    if mode.startswith("type:"):
+        key, _, value = mode.split(":", 1)[1].partition("=")
+        broken = {**(outcome or {}), key: json.loads(value)}
+        answer = {"seq": seq, "status": "ok", "outcome": broken}
+    text = json.dumps(answer)
+    if mode == "nan":
+        text = text[:-1] + ', "extra": [NaN, Infinity, -Infinity]}'
+    if mode == "digits":
+        number = "9" * 5000
+        outcome_text = f'{{"pack": {number}, "losses": {{"P1": {number}}}}}'
+        text = f'{{"seq": {seq}, "status": "ok", "outcome": {outcome_text}}}'
+    return text
+
+
 def main() -> int:
     mode = sys.argv[1] if len(sys.argv) > 1 else ""
+    _record_pid()
+    if mode == "cannot-start":
+        sys.stderr.write("ModuleNotFoundError: No module named 'my_engine'\n")
+        return 1
     runs = 0
     for line in sys.stdin:
         message = json.loads(line)
         if message["cmd"] == "start":
             if mode == "refuse":
-                print(json.dumps({"ok": False, "message": "not today"}), flush=True)
+                _say(json.dumps({"ok": False, "message": "not today"}))
                 continue
-            print(
-                json.dumps(
-                    {
-                        "ok": True,
-                        "version": 1,
-                        "implementation": {"name": f"fake-{mode or 'good'}", "version": "0"},
-                        "rulesets": ["pagat"],
-                        "any_ruleset": mode != "pagat-only",
-                    }
-                ),
-                flush=True,
-            )
+            started: dict[str, Any] = {
+                "ok": True,
+                "version": 1,
+                "implementation": {"name": f"fake-{mode or 'good'}", "version": "0"},
+                "rulesets": ["pagat"],
+                "any_ruleset": mode != "pagat-only",
+            }
+            if mode.startswith("declare:"):
+                started["not_reported"] = mode.split(":", 1)[1].split(",")
+            _say(json.dumps(started))
             continue
         if message["cmd"] == "stop":
             return 0
@@ -54,39 +148,45 @@ def main() -> int:
             sys.stderr.write("fake: crashing now\n")
             sys.stderr.flush()
             return 3
+        if mode in ("fork", "daemon"):
+            return _fork_and_exit(leave_group=mode == "daemon")
+        if mode == "daemon-slow":
+            if os.fork() == 0:
+                _fork_and_exit(leave_group=True)
+                os._exit(0)
+            time.sleep(3600)
         if mode == "hang":
             time.sleep(3600)
         if mode.startswith("slow:"):
             time.sleep(float(mode.split(":")[1]))
         if mode == "garbage":
-            print("this is not json", flush=True)
+            _say("this is not json")
             continue
         if mode == "partial":
             sys.stdout.write('{"seq": ')
             sys.stdout.flush()
             return 0
         if mode == "oversized":
-            print(
-                json.dumps({"seq": seq, "status": "ok", "outcome": {"x": "y" * 5_000_000}}),
-                flush=True,
-            )
+            _say(json.dumps({"seq": seq, "status": "ok", "outcome": {"x": "y" * 5_000_000}}))
             continue
-        answer = dict(run_case(message["case"]))
-        answer["seq"] = seq + 1 if mode == "sequence" else seq
-        if mode == "wrong" and answer.get("status") == "ok":
-            outcome = answer["outcome"]
-            outcome["losses"] = {}
-            for r in outcome.get("rounds", []):
-                r["losses"] = {}
-            outcome["steps"] = [{"accepted": True} for _ in outcome.get("steps", [])]
+        if mode == "deep":
+            _say(f'{{"seq": {seq}, "status": "ok", "outcome": {{"x": {"[" * 100_000}}}}}')
+            continue
         if mode == "stderr":
             sys.stderr.write(f"fake: working on {seq}\n")
             sys.stderr.flush()
-        if mode == "skip":
-            answer = {"seq": seq, "status": "skipped", "reason": "not implemented here"}
-        if mode == "invalid":
-            answer = {"seq": seq, "status": "ok"}
-        print(json.dumps(answer), flush=True)
+        if mode == "flood":
+            block = "fake: flooding stderr " * 4096 + "\n"
+            for _ in range(8 * 1024 * 1024 // len(block)):
+                sys.stderr.write(block)
+            sys.stderr.flush()
+        text = _answer(mode, seq, message["case"])
+        _say(text)
+        if mode == "twice":
+            _say(text)
+        if mode == "deaf":
+            while True:
+                _say(text)
     return 0
 
 
