@@ -514,15 +514,21 @@ class ProcessImplementation:
                 f"protocol version {json.dumps(reply.get('version'))}, "
                 f"the harness speaks {PROTOCOL_VERSION}"
             )
+        declared = reply.get("not_reported", [])
+        if not isinstance(declared, list):
+            raise BadLine("not_reported in the start answer must be a list of field names")
+        unknown = unknown_fields(declared)
+        if unknown:
+            raise BadLine(
+                f"not_reported names fields the protocol does not have: {unknown} "
+                "(PROTOCOL.md lists them)"
+            )
         errors = sorted(self._started_validator.iter_errors(reply), key=lambda e: list(e.path))
         if errors:
             where = "/".join(str(p) for p in errors[0].absolute_path)
             raise BadLine(
                 f"protocol violation in the start answer at /{where}: {errors[0].message}"
             )
-        unknown = unknown_fields(reply.get("not_reported", ()))
-        if unknown:
-            raise BadLine(f"not_reported names fields the protocol does not have: {unknown}")
         implementation = reply["implementation"]
         return Started(
             name=str(implementation["name"]),
