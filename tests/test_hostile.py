@@ -86,6 +86,8 @@ HOSTILE = {
     "flood": "",
     "twice": "more than once",
     "omit:rounds": "",
+    "declare:rounds,steps,to_move": "does not report",
+    "skip": "not implemented here",
     "hang": "timed out",
     "garbage": "not JSON",
     "cannot-start": "could not start",

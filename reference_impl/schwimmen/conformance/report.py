@@ -331,6 +331,9 @@ def to_junit(suite: SuiteResult) -> str:
     verdict = suite.verdict()
     properties = ET.SubElement(root, "properties")
     ET.SubElement(properties, "property", name="verdict", value=_xml(verdict.line))
+    for kind, row in suite.by_kind().items():
+        for column in KIND_COLUMNS:
+            ET.SubElement(properties, "property", name=f"{kind}.{column}", value=str(row[column]))
     return ET.tostring(root, encoding="unicode")
 
 
