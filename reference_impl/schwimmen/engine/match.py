@@ -24,10 +24,10 @@ from typing import Any
 from schwimmen.engine.hands import Evaluator, evaluator_for
 from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import IllegalAction, Reason
-from schwimmen.engine.rounds import Phase, Round, RoundResult
+from schwimmen.engine.rounds import Emit, Phase, Round, RoundResult
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
-from schwimmen.protocol.cards import CARD_TEXT, Card, seat_name
+from schwimmen.protocol.cards import CARD_TEXT, Card, seat_name, text
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.rules import Rules
 from schwimmen.spec.vocabulary import AfterLast, Series
@@ -39,6 +39,11 @@ _PHASE_OVER = Phase.OVER
 
 class SetupError(ValueError):
     """A match that the ruleset does not allow (players, dealer, lives, cards)."""
+
+
+MAX_LIVES = 99
+"""The most lives a seat may start with. The rulesets give one to twelve; a match with a
+million would never end, so a number beyond any table is refused as a mistake."""
 
 
 @dataclass
@@ -76,7 +81,7 @@ class Match:
         self.rules: Rules = rules
         self.evaluator: Evaluator = evaluator_for(rules)
         low, high = rules.players.min, rules.players.max
-        if not low <= seats <= high:
+        if not isinstance(seats, int) or not low <= seats <= high:
             raise SetupError(f"this ruleset is played by {low} to {high} players, not {seats}")
         self.table_size = seats
         self._names = tuple(seat_name(s) for s in range(seats))
@@ -92,14 +97,21 @@ class Match:
             self.lives = [lives] * seats
         else:
             self.lives = list(lives)
-        if len(self.lives) != seats or any(x < 0 for x in self.lives):
-            raise SetupError("lives must be given once per seat and not be negative")
+        if len(self.lives) != seats or any(not 0 <= x <= MAX_LIVES for x in self.lives):
+            raise SetupError(f"lives must be given once per seat, each from 0 to {MAX_LIVES}")
         self.start_lives = start if lives is None or not isinstance(lives, int) else lives
         self.eliminated: set[int] = set(eliminated)
+        outside = sorted(s for s in self.eliminated if not 0 <= s < seats)
+        if outside:
+            raise SetupError(f"no seat {outside[0]} at a table of {seats} to eliminate")
         if seats - len(self.eliminated) < 2:
             raise SetupError("at least two players must still be in the match")
         if self.dealer in self.eliminated:
             raise SetupError("an eliminated player cannot deal")
+        for number, pack in enumerate(decks, start=1):
+            self._check_cards(pack, f"deck {number}")
+        if position is not None:
+            self._check_position(position)
         self.rng = random.Random(seed)
         self.decks = [list(d) for d in decks]
         self.record = record
@@ -116,10 +128,54 @@ class Match:
         self._start_round(position)
         self._settle()
 
+    # ------------------------------------------------------------------ checks
+    def _check_cards(self, cards: Sequence[Card], what: str) -> None:
+        """Refuse cards that no pack of this ruleset could hold: one it does not have, or
+        one card twice. A part of the pack is fine (a stacked deck may be short)."""
+        known = self.evaluator.values
+        seen: set[Card] = set(cards)
+        if len(seen) == len(cards) and known.keys() >= seen:
+            return
+        seen.clear()
+        for card in cards:
+            if card not in known:
+                shown = CARD_TEXT.get(card, f"card number {card!r}")
+                raise SetupError(f"{what} holds {shown}, a card this pack lacks")
+            if card in seen:
+                raise SetupError(f"{what} holds {text(card)} twice")
+            seen.add(card)
+
+    def _check_position(self, position: Position) -> None:
+        """A dealt position must be one deal of one pack: a hand of the ruleset's size for
+        every seat still playing (and none for anybody else), no card twice anywhere."""
+        playing = set(self.active())
+        for seat in sorted(set(position.hands) ^ playing):
+            name = seat_name(seat) if 0 <= seat < self.table_size else f"seat {seat}"
+            if seat in playing:
+                raise SetupError(f"the position deals no hand to {name}")
+            raise SetupError(f"the position deals a hand to {name}, who does not play")
+        for seat, hand in position.hands.items():
+            if len(hand) != self._hand_size:
+                raise SetupError(
+                    f"{seat_name(seat)}'s hand has {len(hand)} cards, not {self._hand_size}"
+                )
+        if len(position.extra) not in (0, self._hand_size):
+            raise SetupError(f"the extra hand has {len(position.extra)} cards")
+        if len(position.middle) not in (0, self.rules.cards.middle_size):
+            raise SetupError(f"the middle has {len(position.middle)} cards")
+        every = [card for seat in sorted(position.hands) for card in position.hands[seat]]
+        every += [*position.middle, *position.extra, *position.stock, *position.discard]
+        self._check_cards(every, "the position")
+
     # ------------------------------------------------------------------ events
     def _emit(self, event: ev.Event) -> None:
         if self.record:
             self.events.append(event)
+
+    def _emitter(self) -> Emit:
+        """What the round calls with each event: this match's own ``events.append`` (a
+        builtin, quicker than a method of ours on every move), or nothing."""
+        return self.events.append if self.record else _drop
 
     # ------------------------------------------------------------------ rounds
     def active(self) -> list[int]:
@@ -141,7 +197,7 @@ class Match:
         self.round_no += 1
         self._head = None
         seats = self.active()
-        emit = self.events.append if self.record else _drop
+        emit = self._emitter()
         if position is not None:
             self.round = Round.from_position(
                 self.rules,
@@ -278,9 +334,15 @@ class Match:
             self._settle()
 
     def clone(self) -> Match:
-        """An independent copy sharing only the immutable rules and hand table."""
+        """An independent copy sharing only the immutable rules and hand table.
+
+        The round writes events through the log's bound ``append``, which deepcopy keeps
+        as it is (a builtin is atomic to it): still bound to this match's list. The copy's
+        round is given its own log's, or playing the copy would write into this one."""
         memo: dict[int, Any] = {id(self.rules): self.rules, id(self.evaluator): self.evaluator}
-        return copy.deepcopy(self, memo)
+        twin = copy.deepcopy(self, memo)
+        twin.round.emit = twin._emitter()
+        return twin
 
     def events_for(self, seat: int | None) -> list[ev.Event]:
         """The event log as ``seat`` may see it (None: everything)."""
@@ -300,6 +362,10 @@ class Match:
         only between rounds (dealer, lives, swimming, eliminated, winners) is built once
         a round and copied; the rest comes from card texts, remembered value forms and
         the legal actions already listed."""
+        if not 0 <= seat < self.table_size:
+            raise ValueError(
+                f"no seat {seat} at a table of {self.table_size} (seats 0 to {self.table_size - 1})"
+            )
         head = self._head
         if head is None:
             head = self._head = self._round_head()
