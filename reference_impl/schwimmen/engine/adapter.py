@@ -17,45 +17,42 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from schwimmen.engine import casefields as f
+from schwimmen.engine.casefields import CaseError
 from schwimmen.engine.hands import evaluator_for, value_json
-from schwimmen.engine.match import Match, Position, SetupError
+from schwimmen.engine.match import MAX_LIVES, Match, Position, SetupError
 from schwimmen.engine.reasons import IllegalAction
 from schwimmen.engine.rounds import Round, RoundResult
-from schwimmen.protocol.actions import ActionSyntaxError, parse_text
-from schwimmen.protocol.cards import Card, parse, parse_seat, seat_name, text
+from schwimmen.protocol.actions import Action, ActionSyntaxError, parse_text
+from schwimmen.protocol.cards import Card, seat_name, text
 from schwimmen.spec.rules import Rules, build_rules
 
 KINDS = ("hand-evaluation", "showdown", "round", "match", "setup")
 
-
-class CaseError(ValueError):
-    """A request the reference cannot run (bad cards, impossible position)."""
-
-
-def _cards(values: Any) -> list[Card]:
-    try:
-        return [parse(v) for v in values]
-    except (TypeError, ValueError) as exc:
-        raise CaseError(str(exc)) from None
-
-
-def _seat_map(raw: Mapping[str, Any] | None) -> dict[int, Any]:
-    return {parse_seat(k): v for k, v in (raw or {}).items()}
-
+__all__ = ["KINDS", "CaseError", "run_case"]
 
 _RULES: dict[str, Rules] = {}
 
 
 def _rules(request: Mapping[str, Any]) -> Rules:
     """The rules of the request, one object per distinct set of parameter values, so that
-    the hand table of a ruleset is built once however many cases run under it."""
-    parameters = request["ruleset"]["parameters"]
-    key = json.dumps(parameters, sort_keys=True)
+    the hand table of a ruleset is built once however many cases run under it (and the
+    values are checked once, too)."""
+    parameters = f.rule_parameters(request)
+    try:
+        key = json.dumps(parameters, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):
+        raise CaseError("case.ruleset.parameters must be plain JSON data") from None
     rules = _RULES.get(key)
     if rules is None:
+        f.check_parameters(parameters)
+        try:
+            built = build_rules(parameters)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CaseError(f"case.ruleset.parameters cannot be read: {exc}") from None
         if len(_RULES) > 256:
             _RULES.clear()
-        rules = _RULES[key] = build_rules(parameters)
+        rules = _RULES[key] = built
     return rules
 
 
@@ -74,51 +71,80 @@ def _result_json(result: RoundResult, after_step: int) -> dict[str, Any]:
 
 def run_case(request: Mapping[str, Any]) -> dict[str, Any]:
     """Run one case; the answer is ``{"status": "ok", "outcome": ...}`` or
-    ``{"status": "errored", "message": ...}`` when the case cannot be run."""
+    ``{"status": "errored", "message": ...}`` when the case cannot be run.
+
+    Whatever the request holds, this answers: a case that is not what the protocol
+    describes is errored with a sentence naming the field, and a failure of the engine
+    itself is errored too, named as such, rather than raised into the harness."""
     try:
-        kind = request["kind"]
+        if not isinstance(request, Mapping):
+            raise CaseError(f"a case is an object, not {f.show(request)}")
+        kind = request.get("kind")
+        if not isinstance(kind, str):
+            raise CaseError(f"case.kind must be one of {', '.join(KINDS)}, not {f.show(kind)}")
         if kind not in KINDS:
-            return {"status": "skipped", "reason": f"unknown case kind {kind!r}"}
+            return {"status": "skipped", "reason": f"unknown case kind {f.show(kind)}"}
         rules = _rules(request)
+        seats = f.integer(request.get("seats"), "case.seats", 1, f.MAX_SEATS)
         if kind == "hand-evaluation":
-            outcome = _evaluate(rules, request)
+            outcome = _evaluate(rules, request, seats)
         elif kind == "showdown":
-            outcome = _showdown(rules, request)
+            outcome = _showdown(rules, request, seats)
         elif kind == "setup":
-            outcome = _setup(rules, request)
+            outcome = _setup(rules, seats)
         else:
-            outcome = _play(rules, request)
-    except (CaseError, SetupError, KeyError, TypeError, ValueError) as exc:
-        return {"status": "errored", "message": f"{type(exc).__name__}: {exc}"}
+            outcome = _play(rules, request, seats)
+    except (CaseError, SetupError) as exc:
+        return {"status": "errored", "message": f.clip(str(exc))}
+    except Exception as exc:  # the reference must answer, whatever the request
+        problem = f.clip(f"{type(exc).__name__}: {exc}", 300)
+        return {"status": "errored", "message": f"the reference engine failed: {problem}"}
     return {"status": "ok", "outcome": outcome}
 
 
-def _evaluate(rules: Rules, request: Mapping[str, Any]) -> dict[str, Any]:
+def _hands(rules: Rules, request: Mapping[str, Any], seats: int) -> dict[int, list[Card]]:
+    """``case.hands``: a hand of the ruleset's size and pack for each seat named."""
+    pack = evaluator_for(rules).values
+    size = rules.cards.hand_size
+    hands = {}
+    for seat, raw in f.seat_map(request.get("hands"), "case.hands", seats).items():
+        where = f"case.hands.{seat_name(seat)}"
+        hand = f.cards(raw, where, pack)
+        if len(hand) != size:
+            raise CaseError(f"{where} has {len(hand)} cards; a hand here has {size}")
+        hands[seat] = hand
+    if not hands:
+        raise CaseError("case.hands names no seat")
+    return hands
+
+
+def _evaluate(rules: Rules, request: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    """Each hand on its own: they need not come from one deal, but none holds a card twice."""
     evaluator = evaluator_for(rules)
     values = {}
-    for seat, cards in _seat_map(request["hands"]).items():
-        hand = _cards(cards)
-        if len(hand) != rules.cards.hand_size or any(c not in evaluator.values for c in hand):
-            raise CaseError(f"{seat_name(seat)}'s hand does not fit this ruleset's pack")
+    for seat, hand in _hands(rules, request, seats).items():
+        f.no_card_twice([(f"case.hands.{seat_name(seat)}", hand)])
         value = evaluator.evaluate(hand)
         values[seat_name(seat)] = {**value_json(value), "maximum": value.is_maximum}
     return {"values": values}
 
 
-def _showdown(rules: Rules, request: Mapping[str, Any]) -> dict[str, Any]:
+def _showdown(rules: Rules, request: Mapping[str, Any], seats: int) -> dict[str, Any]:
     """Final hands straight to the showdown, with no special hand ending anything."""
-    hands = {s: _cards(c) for s, c in _seat_map(request["hands"]).items()}
-    seats = sorted(hands)
-    evaluator = evaluator_for(rules)
-    for seat, hand in hands.items():
-        if len(hand) != rules.cards.hand_size or any(c not in evaluator.values for c in hand):
-            raise CaseError(f"{seat_name(seat)}'s hand does not fit this ruleset's pack")
-    rnd = Round(rules, evaluator, int(request.get("seats", len(seats))), seats, seats[-1])
+    hands = _hands(rules, request, seats)
+    if len(hands) < 2:
+        raise CaseError("a showdown needs the hands of at least two seats")
+    f.no_card_twice((f"case.hands.{seat_name(s)}", h) for s, h in hands.items())
+    playing = sorted(hands)
+    rnd = Round(rules, evaluator_for(rules), seats, playing, playing[-1])
     rnd.hands = {s: list(h) for s, h in hands.items()}
     knocker = request.get("knocker")
-    rnd.knocker = None if knocker is None else parse_seat(knocker)
-    rnd.reached = {s: int(v) for s, v in _seat_map(request.get("reached")).items()}
-    values = {s: rnd.value(s) for s in seats}
+    rnd.knocker = None if knocker is None else f.seat(knocker, "case.knocker", seats)
+    rnd.reached = {
+        s: f.integer(n, f"case.reached.{seat_name(s)}", 0, f.MAX_STEPS)
+        for s, n in f.seat_map(request.get("reached", {}), "case.reached", seats).items()
+    }
+    values = {s: rnd.value(s) for s in playing}
     losses, why = rnd.showdown_losses(values)
     return {
         "losses": {seat_name(s): n for s, n in sorted(losses.items())},
@@ -127,8 +153,7 @@ def _showdown(rules: Rules, request: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _setup(rules: Rules, request: Mapping[str, Any]) -> dict[str, Any]:
-    seats = int(request["seats"])
+def _setup(rules: Rules, seats: int) -> dict[str, Any]:
     try:
         match = Match(rules, seats, seed=0, record=False)
     except SetupError as exc:
@@ -136,42 +161,101 @@ def _setup(rules: Rules, request: Mapping[str, Any]) -> dict[str, Any]:
     return {"accepted": True, "pack": len(match.evaluator.pack)}
 
 
-def _play(rules: Rules, request: Mapping[str, Any]) -> dict[str, Any]:
-    seats = int(request["seats"])
-    dealer = parse_seat(request.get("dealer", seat_name(seats - 1)))
-    lives_raw = request.get("lives")
-    lives: list[int] | None = None
-    if isinstance(lives_raw, int):
-        lives = [lives_raw] * seats
-    elif isinstance(lives_raw, Mapping):
+def _lives(rules: Rules, raw: Any, seats: int) -> list[int] | None:
+    """``case.lives``: one number for everybody, or per seat (the others: the ruleset's)."""
+    if raw is None:
+        return None
+    if isinstance(raw, Mapping):
         lives = [rules.lives.count] * seats
-        for s, n in _seat_map(lives_raw).items():
-            lives[s] = int(n)
-    eliminated = [parse_seat(s) for s in request.get("eliminated", ())]
-    position = None
-    decks = [_cards(d) for d in request.get("decks", ())]
-    if "deck" in request:
-        decks.insert(0, _cards(request["deck"]))
-    if "hands" in request:
-        position = Position(
-            hands={s: _cards(c) for s, c in _seat_map(request["hands"]).items()},
-            middle=_cards(request.get("middle", ())),
-            extra=_cards(request.get("extra", ())),
-            stock=_cards(request.get("stock", ())),
-            discard=_cards(request.get("discard", ())),
-        )
+        for s, n in f.seat_map(raw, "case.lives", seats).items():
+            lives[s] = f.integer(n, f"case.lives.{seat_name(s)}", 0, MAX_LIVES)
+        return lives
+    return [f.integer(raw, "case.lives", 0, MAX_LIVES)] * seats
+
+
+def _decks(rules: Rules, request: Mapping[str, Any]) -> list[list[Card]]:
+    """``case.deck`` and ``case.decks``: the stacked packs, each a part of one pack."""
+    pack = evaluator_for(rules).values
+    places = [("case.deck", request["deck"])] if "deck" in request else []
+    raw = f.listed(request.get("decks", []), "case.decks", f.MAX_DECKS, "decks")
+    places += [(f"case.decks[{i}]", deck) for i, deck in enumerate(raw)]
+    decks = []
+    for where, deck in places:
+        cards = f.cards(deck, where, pack)
+        f.no_card_twice([(where, cards)])
+        decks.append(cards)
+    return decks
+
+
+def _position(rules: Rules, request: Mapping[str, Any], seats: int) -> Position:
+    """The cards as dealt, every one of them from one pack."""
+    pack = evaluator_for(rules).values
+    hands = _hands(rules, request, seats)
+    rest = {
+        name: f.cards(request.get(name, []), f"case.{name}", pack)
+        for name in ("middle", "extra", "stock", "discard")
+    }
+    groups = [(f"case.hands.{seat_name(s)}", h) for s, h in sorted(hands.items())]
+    f.no_card_twice([*groups, *((f"case.{name}", c) for name, c in rest.items())])
+    return Position(hands, rest["middle"], rest["extra"], rest["stock"], rest["discard"])
+
+
+def _steps(request: Mapping[str, Any], seats: int) -> list[tuple[int | None, Action | None]]:
+    """``case.steps`` as (seat, action), or (None, None) for the table starting the next
+    match. All are read before play starts, so a malformed step is the request's fault
+    however far down the list it is."""
+    raw = f.listed(request.get("steps", []), "case.steps", f.MAX_STEPS, "{seat: action} objects")
+    steps: list[tuple[int | None, Action | None]] = []
+    for index, step in enumerate(raw):
+        where = f"case.steps[{index}]"
+        who, action = _step(step, where)
+        if who == TABLE:
+            steps.append((None, None))
+            continue
+        try:
+            steps.append((f.seat(who, where, seats), parse_text(action)))
+        except ActionSyntaxError as exc:
+            raise CaseError(f"{where}: {exc}") from None
+    return steps
+
+
+def _checkpoints(request: Mapping[str, Any], steps: int) -> set[int]:
+    raw = f.listed(request.get("checkpoints", []), "case.checkpoints", f.MAX_CHECKPOINTS, "steps")
+    return {f.integer(n, f"case.checkpoints[{i}]", 1, steps) for i, n in enumerate(raw)}
+
+
+def _play(rules: Rules, request: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    low, high = rules.players.min, rules.players.max
+    if not low <= seats <= high:
+        raise CaseError(f"case.seats: this ruleset is played by {low} to {high}, not {seats}")
+    dealer = seats - 1
+    if "dealer" in request:
+        dealer = f.seat(request["dealer"], "case.dealer", seats)
+    lives = _lives(rules, request.get("lives"), seats)
+    eliminated = [
+        f.seat(s, f"case.eliminated[{i}]", seats)
+        for i, s in enumerate(f.listed(request.get("eliminated", []), "case.eliminated", seats))
+    ]
+    decks = _decks(rules, request)
+    position = _position(rules, request, seats) if "hands" in request else None
+    seed = f.integer(request.get("seed", 0), "case.seed", 0, f.MAX_SEED)
+    record = request.get("events", False)
+    if not isinstance(record, bool):
+        raise CaseError(f"case.events must be true or false, not {f.show(record)}")
+    steps = _steps(request, seats)
+    checkpoints = _checkpoints(request, len(steps))
     match = Match(
         rules,
         seats,
         first_dealer=dealer,
         lives=lives,
-        seed=int(request.get("seed", 0)),
+        seed=seed,
         decks=decks,
         position=position,
         eliminated=eliminated,
-        record=bool(request.get("events")),
+        record=record,
     )
-    steps: list[dict[str, Any]] = []
+    answers: list[dict[str, Any]] = []
     ended: list[dict[str, Any]] = []
     seen = 0
 
@@ -181,30 +265,24 @@ def _play(rules: Rules, request: Mapping[str, Any]) -> dict[str, Any]:
             ended.append(_result_json(result, after_step))
         seen = len(match.results)
 
-    checkpoints = {int(n) for n in request.get("checkpoints", ())}
     states: dict[str, dict[str, Any]] = {}
     collect(0)
-    for index, step in enumerate(request.get("steps", ()), start=1):
-        seat_raw, action_text = _step(step)
+    for index, (who, action) in enumerate(steps, start=1):
         try:
-            if seat_raw == TABLE:
-                if action_text != NEXT_MATCH:
-                    raise CaseError(f"step {index}: the table can only start the {NEXT_MATCH}")
+            if action is None:
                 match.next_match()
             else:
-                match.apply(parse_text(action_text), parse_seat(seat_raw))
-            steps.append({"accepted": True})
-        except ActionSyntaxError as exc:
-            raise CaseError(f"step {index}: {exc}") from None
+                match.apply(action, who)
+            answers.append({"accepted": True})
         except IllegalAction as exc:
-            steps.append({"accepted": False, "reason": exc.reason.value})
+            answers.append({"accepted": False, "reason": exc.reason.value})
         collect(index)
         if index in checkpoints:
             states[str(index)] = _state(match)
-    outcome: dict[str, Any] = {"steps": steps, "rounds": ended, **_state(match)}
+    outcome: dict[str, Any] = {"steps": answers, "rounds": ended, **_state(match)}
     if states:
         outcome["states"] = states
-    if request.get("events"):
+    if record:
         outcome["events"] = [e.to_json() for e in match.events]
     return outcome
 
@@ -234,15 +312,27 @@ def _state(match: Match) -> dict[str, Any]:
 
 TABLE = "table"
 NEXT_MATCH = "next-match"
+MAX_ACTION = 100
+"""The longest action text read (the longest action, a four-card swap with a knock, has
+fewer than fifty characters); a longer one would only be copied into the message."""
+_STEP_FORM = 'a step is one {seat: action} object, such as {"P1": "knock"}'
 
 
-def _step(step: Any) -> tuple[str, str]:
+def _step(step: Any, where: str) -> tuple[str, str]:
     """``{P1: action}`` (or ``{seat, action}``), or ``{table: next-match}``: the table
     starts the next match of a series (U34)."""
     if isinstance(step, Mapping):
-        if "seat" in step and "action" in step:
-            return str(step["seat"]), str(step["action"])
-        if len(step) == 1:
-            seat, action = next(iter(step.items()))
-            return str(seat), str(action)
-    raise CaseError(f"a step is {{seat: action}}, not {step!r}")
+        if len(step) == 2 and "seat" in step and "action" in step:
+            who, action = step["seat"], step["action"]
+        elif len(step) == 1:
+            who, action = next(iter(step.items()))
+        else:
+            raise CaseError(f"{where}: {_STEP_FORM}, not {f.show(step)}")
+        if not isinstance(who, str) or not isinstance(action, str):
+            raise CaseError(f"{where}: the seat and the action are strings, not {f.show(step)}")
+        if len(action) > MAX_ACTION:
+            raise CaseError(f"{where}: {f.show(action)} is no action; none is that long")
+        if who == TABLE and action != NEXT_MATCH:
+            raise CaseError(f"{where}: the table can only start the {NEXT_MATCH}")
+        return who, action
+    raise CaseError(f"{where}: {_STEP_FORM}, not {f.show(step)}")

@@ -78,9 +78,18 @@ def seat_name(seat: int) -> str:
     return f"P{seat + 1}"
 
 
+SEAT_DIGITS = 3
+"""A seat's number has at most this many digits: ``P999`` is beyond any table already, and
+reading a number of thousands of digits is slow (Python refuses them)."""
+
+
 def parse_seat(value: str | int) -> int:
     if isinstance(value, int):
         return value
-    if value[:1] == "P" and value[1:].isdigit() and int(value[1:]) >= 1:
-        return int(value[1:]) - 1
-    raise ValueError(f"{value!r} is not a seat (P1, P2, ...)")
+    digits = value[1:]
+    if value[:1] == "P" and len(digits) <= SEAT_DIGITS and digits.isascii() and digits.isdigit():
+        number = int(digits)
+        if number >= 1:
+            return number - 1
+    shown = value if len(value) <= 20 else value[:19] + "…"
+    raise ValueError(f"{shown!r} is not a seat (P1, P2, ...)")
