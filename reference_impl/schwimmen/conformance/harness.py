@@ -106,6 +106,11 @@ def _verdict(suite: SuiteResult) -> Verdict:
     if suite.interrupted:
         not_run = sum(1 for r in suite.results if r.message.startswith("not run: interrupted"))
         return Verdict(False, f"interrupted: {not_run} of {total} cases were not run")
+    messages = {r.message for r in suite.results}
+    if total and counts["errored"] == total and len(messages) == 1:
+        only = messages.pop()
+        only = only if len(only) <= 300 else only[:297] + "..."
+        return Verdict(False, f"every case errored: {only}")
     if counts["failed"] or counts["errored"]:
         return Verdict(
             False,
@@ -411,8 +416,9 @@ class _ProcessRun:
             message = "not run: interrupted"
             return CaseResult(fixture, case, ruleset.id, Status.SKIPPED, message=message), None
         if reply.start_failed:
-            self.starts.failed(str(reply.answer.get("message", "")))
-            message = self.starts.message() or str(reply.answer.get("message", ""))
+            reason = str(reply.answer.get("message", ""))
+            self.starts.failed(reason)
+            message = self.starts.message() or f"the implementation did not start: {reason}"
             result = CaseResult(fixture, case, ruleset.id, Status.ERRORED, message=message)
             self.budget.record(result)
             return result, reply

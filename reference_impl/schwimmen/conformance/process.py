@@ -498,7 +498,7 @@ class ProcessImplementation:
             reply = self._receive(deadline, self.start_timeout)
             self.started = self._check_started(reply)
         except BadLine as exc:
-            self.start_error = f"start failed: {exc}"
+            self.start_error = str(exc)
             self._kill()
             return None
         self.start_error = None
@@ -617,9 +617,10 @@ class ProcessImplementation:
             deadline = time.monotonic() + min(self.timeout, 2.0)
             try:
                 self._send({"cmd": "stop"}, deadline)
-                while self.answered is not None:
+                while True:  # until it exits: its stderr, or an answer it gave twice
                     line = pipes.read_line(deadline)
-                    late = late or self._blame(line)
+                    if self.answered is not None:
+                        late = late or self._blame(line)
             except (BadLine, TimeoutError, EOFError):
                 pass
         self._kill()
