@@ -3,6 +3,8 @@ engine's scenario tests (rules-matrix §3) as well as the contract for other eng
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from schwimmen.conformance.fixtures import load_fixtures
@@ -51,3 +53,21 @@ def test_no_case_depends_on_a_parameter_it_does_not_pin() -> None:
     hidden, tried = hidden_dependencies(fixtures)
     assert tried > 100
     assert [str(h) for h in hidden] == []
+
+
+def test_lint_finds_a_card_dealt_twice(catalog: Catalog, tmp_path: Path) -> None:
+    """No pack holds a card twice: a fixture dealing one twice cannot be set up."""
+    from schwimmen.conformance.lint import lint
+    from schwimmen.resources import conformance_dir
+
+    original = conformance_dir() / "fixtures" / "round" / "thirty-one-by-a-swap.yaml"
+    broken = original.read_text(encoding="utf-8").replace("P2: [KC, 9C, 7D]", "P2: [KC, 9C, AH]")
+    assert "AH" in broken.split("P2:")[1].split("\n")[0]
+    target = tmp_path / "round" / "thirty-one-by-a-swap.yaml"
+    target.parent.mkdir()
+    target.write_text(broken, encoding="utf-8")
+    errors, count = lint(catalog, tmp_path)
+    assert count == 1
+    assert [e.message for e in errors if "twice" in e.message] == [
+        "card AH is dealt twice (also at hands.P1.0)"
+    ]

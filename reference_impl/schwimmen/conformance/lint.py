@@ -2,9 +2,9 @@
 
 Fixtures validate against their schema; ids are unique and match their paths; cited
 sources exist and every quote stands verbatim in its source; every case cites a source or
-a stated default; predicates name real parameters; every fixture applies to at least one
-ruleset; every ruleset a case names is one the case (and no earlier case) applies to;
-no two cases of a fixture apply to one ruleset.
+a stated default; predicates name real parameters; no card is dealt twice in a position
+or pack; every fixture applies to at least one ruleset; every ruleset a case names is one
+the case (and no earlier case) applies to; no two cases of a fixture apply to one ruleset.
 """
 
 from __future__ import annotations
@@ -24,6 +24,30 @@ def _err(fixture: Fixture, path: tuple[str | int, ...], message: str) -> SpecErr
     return fixture.doc.error(path, message)
 
 
+def _duplicate_cards(fixture: Fixture) -> list[SpecError]:
+    """A card that appears twice in one position (or in one stacked pack): no pack holds
+    it twice, so no engine can set the position up (the reference refuses it)."""
+    setup = fixture.setup
+    position: list[tuple[tuple[str | int, ...], str]] = []
+    for key in ("middle", "extra", "stock", "discard"):
+        position += [((key, i), card) for i, card in enumerate(setup.get(key, ()))]
+    for seat, hand in setup.get("hands", {}).items():
+        position += [(("hands", seat, i), card) for i, card in enumerate(hand)]
+    packs = [position, [(("deck", i), c) for i, c in enumerate(setup.get("deck", ()))]]
+    for n, deck in enumerate(setup.get("decks", ())):
+        packs.append([(("decks", n, i), c) for i, c in enumerate(deck)])
+    errors = []
+    for pack in packs:
+        seen: dict[str, tuple[str | int, ...]] = {}
+        for path, card in pack:
+            if card in seen:
+                first = ".".join(str(p) for p in seen[card])
+                errors.append(_err(fixture, path, f"card {card} is dealt twice (also at {first})"))
+            else:
+                seen[card] = path
+    return errors
+
+
 def lint(catalog: Catalog, fixtures_dir: Path | None = None) -> tuple[list[SpecError], int]:
     """All problems found, and the number of fixtures checked."""
     fixtures, errors = load_fixtures(fixtures_dir)
@@ -38,6 +62,7 @@ def lint(catalog: Catalog, fixtures_dir: Path | None = None) -> tuple[list[SpecE
             errors.append(_err(f, ("id",), f"id {f.id!r} does not match the file path {rel!r}"))
         if counts[f.id] > 1:
             errors.append(_err(f, ("id",), f"id {f.id!r} is used by {counts[f.id]} fixtures"))
+        errors.extend(_duplicate_cards(f))
         applies_somewhere = False
         for ruleset in rulesets.values():
             if f.fits(ruleset) is not None:
