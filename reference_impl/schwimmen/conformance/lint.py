@@ -24,18 +24,22 @@ def _err(fixture: Fixture, path: tuple[str | int, ...], message: str) -> SpecErr
     return fixture.doc.error(path, message)
 
 
+_Pack = list[tuple[tuple[str | int, ...], str]]  # (where in the fixture, card)
+
+
 def _duplicate_cards(fixture: Fixture) -> list[SpecError]:
     """A card that appears twice in one position (or in one stacked pack): no pack holds
     it twice, so no engine can set the position up (the reference refuses it)."""
     setup = fixture.setup
-    position: list[tuple[tuple[str | int, ...], str]] = []
+    position: _Pack = []
     for key in ("middle", "extra", "stock", "discard"):
         position += [((key, i), card) for i, card in enumerate(setup.get(key, ()))]
     for seat, hand in setup.get("hands", {}).items():
         position += [(("hands", seat, i), card) for i, card in enumerate(hand)]
-    packs = [position, [(("deck", i), c) for i, c in enumerate(setup.get("deck", ()))]]
-    for n, deck in enumerate(setup.get("decks", ())):
-        packs.append([(("decks", n, i), c) for i, c in enumerate(deck)])
+    deck: _Pack = [(("deck", i), c) for i, c in enumerate(setup.get("deck", ()))]
+    packs: list[_Pack] = [position, deck]
+    for n, later in enumerate(setup.get("decks", ())):
+        packs.append([(("decks", n, i), c) for i, c in enumerate(later)])
     errors = []
     for pack in packs:
         seen: dict[str, tuple[str | int, ...]] = {}
