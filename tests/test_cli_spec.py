@@ -10,25 +10,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from test_errors import HOUSE
 
 from schwimmen.cli import main as cli_main
 from schwimmen.cli.main import main
 from schwimmen.resources import spec_dir
 from schwimmen.spec import validate
 from schwimmen.spec.loader import Catalog
-
-HOUSE = """\
-id: my-rule
-kind: house-rule
-title: My house rule
-origin: pagat
-rules:
-  penalties:
-    knocker_lowest:
-      value: 2
-      default:
-        why: we like it
-"""
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
