@@ -230,14 +230,36 @@ def fixture_files(root: Path | None = None) -> list[Path]:
     return sorted(root.rglob("*.yaml"))
 
 
+_LOADED: dict[tuple[object, ...], tuple[list[Fixture], list[SpecError]]] = {}
+
+
 def load_fixtures(
     root: Path | None = None,
 ) -> tuple[list[Fixture], list[SpecError]]:
-    """Every fixture under ``conformance/fixtures`` and every error found loading them."""
+    """Every fixture under ``conformance/fixtures`` and every error found loading them.
+
+    Reading and schema-checking all fixtures takes about two seconds; a process that runs
+    the suite several times (the tests, a docs build) reads them again only when a file
+    was added, removed or changed (by path, size and modification time)."""
     base = root or conformance_dir() / "fixtures"
+    paths = fixture_files(base)
+    stamps = []
+    for path in paths:
+        stat = path.stat()
+        stamps.append((str(path), stat.st_size, stat.st_mtime_ns))
+    key = (str(base), tuple(stamps))
+    known = _LOADED.get(key)
+    if known is None:
+        if len(_LOADED) >= 8:
+            _LOADED.clear()
+        known = _LOADED[key] = _read_fixtures(base, paths)
+    return list(known[0]), list(known[1])
+
+
+def _read_fixtures(base: Path, paths: list[Path]) -> tuple[list[Fixture], list[SpecError]]:
     fixtures: list[Fixture] = []
     errors: list[SpecError] = []
-    for path in fixture_files(base):
+    for path in paths:
         shown = f"conformance/fixtures/{path.relative_to(base)}"
         fixture, problems = parse_fixture(path, shown)
         errors.extend(problems)
