@@ -139,7 +139,7 @@ def test_reports_in_every_format(reference: SuiteResult, tmp_path: Path) -> None
     track = tmp_path / "track.json"
     first = history.changes(history.load(track), reference)
     assert first["new"]
-    history.save(track, reference)
+    history.save(track, reference, {})
     again = history.changes(history.load(track), reference)
     assert not any(again.values())
 

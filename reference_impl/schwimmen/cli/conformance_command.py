@@ -54,7 +54,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="RULESET[+HOUSE...]",
-        help="only these rulesets (repeatable; default: all, and every house rule)",
+        help="only these rulesets (repeatable). The default is every ruleset and every "
+        "house rule on its own ruleset; a ruleset named here runs without house rules "
+        "unless they are named with it (pagat+no-triples)",
     )
     p.add_argument(
         "-k",
@@ -200,10 +202,10 @@ def _run_suite(
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
     code = 130 if suite.interrupted else (0 if suite.ok else 1)
-    changed = history.changes_text(history.changes(before, suite)) if track else ""
+    changed = history.changes_text(history.changes(before, suite), suite) if track else ""
     if track is not None:
         try:
-            history.save(track, suite)
+            history.save(track, suite, before)
         except OSError as exc:
             print(
                 f"schwimmen conformance: error: cannot write --track {track}: {exc}",

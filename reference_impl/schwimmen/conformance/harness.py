@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -64,6 +64,7 @@ class SuiteResult:
     pattern: str | None = None
     not_reported: tuple[str, ...] = ()
     interrupted: bool = False
+    named: bool = False  # the rulesets were named with --ruleset (no house rule added)
 
     def counts(self) -> dict[str, int]:
         out = {s.value: 0 for s in Status}
@@ -73,13 +74,15 @@ class SuiteResult:
 
     def by_kind(self) -> dict[str, dict[str, int]]:
         """judged / passed / failed / errored / skipped for each kind of case run."""
-        table: dict[str, dict[str, int]] = {}
+        return _tally(self.results)
+
+    def by_ruleset_kind(self) -> dict[str, dict[str, dict[str, int]]]:
+        """The same for each ruleset and kind: a ruleset's 9 passed setup cases say
+        nothing about its rounds, so the two are never added up."""
+        groups: dict[str, list[CaseResult]] = {}
         for r in self.results:
-            row = table.setdefault(r.kind, {"judged": 0, **{s.value: 0 for s in Status}})
-            row[r.status.value] += 1
-            row["judged"] += r.judged
-        order = {k: i for i, k in enumerate(KINDS)}
-        return dict(sorted(table.items(), key=lambda kv: order.get(kv[0], len(order))))
+            groups.setdefault(r.ruleset, []).append(r)
+        return {name: _tally(results) for name, results in sorted(groups.items())}
 
     def verdict(self) -> Verdict:
         return _verdict(self)
@@ -87,6 +90,16 @@ class SuiteResult:
     @property
     def ok(self) -> bool:
         return self.verdict().ok
+
+
+def _tally(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:
+    table: dict[str, dict[str, int]] = {}
+    for r in results:
+        row = table.setdefault(r.kind, {"judged": 0, **{s.value: 0 for s in Status}})
+        row[r.status.value] += 1
+        row["judged"] += r.judged
+    order = {k: i for i, k in enumerate(KINDS)}
+    return dict(sorted(table.items(), key=lambda kv: order.get(kv[0], len(order))))
 
 
 def _common(messages: list[str]) -> str:
@@ -204,6 +217,7 @@ def run_suite(
         pattern=options.pattern,
         not_reported=not_reported,
         interrupted=interrupted,
+        named=bool(options.rulesets),
     )
 
 

@@ -61,8 +61,15 @@ def load(path: Path) -> dict[str, str]:
     return dict(statuses)
 
 
-def save(path: Path, suite: SuiteResult) -> None:
-    statuses = {r.key: r.status.value for r in suite.results}
+def complete(suite: SuiteResult) -> bool:
+    """Did the run cover the whole suite (no -k, no --kind, no --ruleset)? Only then is
+    a case missing from it removed; a narrower run leaves the other cases' history alone."""
+    return not (suite.pattern or suite.kinds or suite.named)
+
+
+def save(path: Path, suite: SuiteResult, before: Mapping[str, str]) -> None:
+    statuses = {} if complete(suite) else dict(before)
+    statuses.update({r.key: r.status.value for r in suite.results})
     data = {"format": FORMAT, "version": VERSION, "statuses": statuses}
     write_atomically(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
@@ -91,16 +98,49 @@ def changes(before: Mapping[str, str], suite: SuiteResult) -> dict[str, list[str
             out["fixed"].append(f"{key}: {old} -> {status}")
         else:
             out["changed"].append(f"{key}: {old} -> {status}")
-    out["removed"] = sorted(k for k in before if k not in now)
+    if complete(suite):
+        out["removed"] = sorted(k for k in before if k not in now)
     return out
 
 
-def changes_text(found: Mapping[str, list[str]]) -> str:
-    if not any(found.values()):
-        return "No change since the last tracked run.\n"
+LISTED = 20  # more new or removed cases than this are summed up per ruleset
+
+
+def _by_ruleset(entries: list[str]) -> str:
+    counts: dict[str, int] = {}
+    for entry in entries:
+        ruleset = entry.split("[", 1)[-1].split("]", 1)[0]
+        counts[ruleset] = counts.get(ruleset, 0) + 1
+    return ", ".join(f"{name} {n}" for name, n in sorted(counts.items()))
+
+
+def changes_text(found: Mapping[str, list[str]], suite: SuiteResult) -> str:
+    """What changed, for a person: a regression with its whole failure (expected against
+    actual, and the sources' words), long lists of new or removed cases summed up per
+    ruleset, and the totals of this run."""
+    from schwimmen.conformance.report import failure_text
+
+    results = {r.key: r for r in suite.results}
     lines = []
+    if not any(found.values()):
+        lines.append("No change since the last tracked run.")
     for title, items in found.items():
-        if items:
-            lines.append(f"{title} ({len(items)})")
-            lines.extend(f"  {item}" for item in items)
+        if not items:
+            continue
+        lines.append(f"{title} ({len(items)})")
+        if title == "newly failing":
+            for item in items:
+                result = results.get(item.split(":", 1)[0])
+                if result is not None:
+                    lines.extend(f"  {line}" for line in failure_text(result))
+            continue
+        if len(items) > LISTED:
+            lines.append(f"  by ruleset: {_by_ruleset(items)}")
+            continue
+        lines.extend(f"  {item}" for item in items)
+    counts = suite.counts()
+    lines.append(
+        f"this run: {len(suite.results)} cases, {counts['passed']} passed, "
+        f"{counts['failed']} failed, {counts['errored']} errored, {counts['skipped']} skipped"
+    )
     return "\n".join(lines) + "\n"

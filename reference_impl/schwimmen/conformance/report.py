@@ -18,6 +18,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 from xml.etree import ElementTree as ET
 
@@ -26,9 +27,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from schwimmen.conformance.compare import show
+from schwimmen.conformance.compare import NOT_REPORTED, Mismatch, show
 from schwimmen.conformance.harness import SuiteResult
 from schwimmen.conformance.runner import CaseResult, Status
+from schwimmen.spec.model import Ruleset, Setting
+from schwimmen.spec.present import provenance_summary, value_text
 from schwimmen.spec.printable import printable
 
 STYLE = {
@@ -40,6 +43,7 @@ STYLE = {
 KIND_COLUMNS = ("judged", "passed", "failed", "errored", "skipped")
 # Errored cases that share one message are shown once, beyond this many.
 GROUP_AFTER = 3
+SHORT = {"hand-evaluation": "hands"}
 STDERR_SHOWN = 2000
 
 
@@ -50,8 +54,55 @@ def per_ruleset(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:
     return dict(sorted(table.items()))
 
 
+def _own_sources(spec: Ruleset) -> set[str]:
+    """The sources a ruleset's own rules quote."""
+    return {c.source for s in spec.settings.values() for c in s.provenance.citations}
+
+
+def _setting_lines(ruleset: str, settings: list[Setting]) -> tuple[list[str], set[str]]:
+    """The settings a case hinges on, as the ruleset states them; settings that quote the
+    same words share one line. Also returns the quotes shown."""
+    by_quote: dict[str, list[Setting]] = {}
+    lines = []
+    for setting in settings:
+        prov = setting.provenance
+        if prov.citations:
+            by_quote.setdefault(prov.citations[0].quote, []).append(setting)
+            continue
+        text = prov.reading or prov.why
+        head = f"{ruleset}: {_value(setting)} ({provenance_summary(setting.provenance)})"
+        lines.append(f"{head}: {text}" if text else head)
+    for quote, group in by_quote.items():
+        c = group[0].provenance.citations[0]
+        values = ", ".join(_value(s) for s in group)
+        kinds = sorted({provenance_summary(s.provenance) for s in group})
+        lines.insert(0, f"{ruleset}: {values} ({', '.join(kinds)}): „{quote}“ — {c.label()}")
+    return lines, set(by_quote)
+
+
+def _value(setting: Setting) -> str:
+    return f"{setting.param} = {value_text(setting.param, setting.value)}"
+
+
 def _citations(result: CaseResult) -> list[str]:
-    lines = [f"„{c.quote}“ — {c.label()}" for c in result.case.because]
+    """What decides the case, the ruleset under test first: the rules the case hinges on
+    as this ruleset states them (with its own quotes), then the fixture's other quotes,
+    its own sources before those of other rulesets, which are labelled as such."""
+    spec = result.spec
+    lines: list[str] = []
+    own: set[str] = set()
+    quoted: set[str] = set()
+    if spec is not None:
+        own = _own_sources(spec)
+        settings = [spec.settings[p] for p in result.case.where if p in spec.settings]
+        lines, quoted = _setting_lines(spec.id, settings)
+    ordered = sorted(result.case.because, key=lambda c: bool(own) and c.source not in own)
+    for c in ordered:
+        if c.quote in quoted:
+            continue
+        other = own and c.source not in own
+        label = f" (a source of other rulesets, not {result.ruleset}'s)" if other else ""
+        lines.append(f"„{c.quote}“ — {c.label()}{label}")
     if result.case.defaults:
         lines.append(
             "rests on the stated default(s) "
@@ -74,6 +125,67 @@ def _step_text(result: CaseResult, path: str) -> str:
     return f" ({seat}: {action})"
 
 
+@dataclass(frozen=True)
+class Shown:
+    """One difference as the reports print it: an expected/actual pair, or a sentence
+    (``expected`` None) where a pair would read backwards."""
+
+    head: str
+    expected: str | None = None
+    actual: str | None = None
+
+
+_STEP = re.compile(r"^steps\.(\d+)$")
+
+
+def _numbers(numbers: list[int]) -> str:
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts = [f"{r[0]}–{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs]
+    return ("steps " if len(numbers) > 1 else "step ") + ", ".join(parts)
+
+
+def _one(result: CaseResult, m: Mismatch) -> Shown:
+    last = m.path.rsplit(".", 1)[-1]
+    if last in ("legal_excludes", "legal_includes") and m.actual is not NOT_REPORTED:
+        if last == "legal_excludes":
+            names = ", ".join(m.actual)
+            verb = "was" if len(m.actual) == 1 else "were"
+            return Shown(f"{m.path}: {names} must not be legal, but {verb} offered")
+        names = ", ".join(m.expected)
+        verb = "was" if len(m.expected) == 1 else "were"
+        offered = ", ".join(m.actual) or "nothing"
+        return Shown(
+            f"{m.path}: {names} must be legal, but {verb} not offered (offered: {offered})"
+        )
+    return Shown(
+        f"{m.path}{_step_text(result, m.path)}",
+        printable(show(m.expected)),
+        printable(show(m.actual)),
+    )
+
+
+def shown(result: CaseResult) -> list[Shown]:
+    """The differences of a case, the first diverging step in full and the steps after it
+    summed up (once one step went another way, the later ones differ as a consequence)."""
+    steps = [m for m in result.mismatches if _STEP.match(m.path)]
+    later = {id(m) for m in steps[1:]}
+    out = []
+    for m in result.mismatches:
+        if id(m) in later:
+            continue
+        out.append(_one(result, m))
+        if steps and m is steps[0] and later:
+            first = int(m.path.split(".")[1])
+            rest = _numbers([int(x.path.split(".")[1]) for x in steps[1:]])
+            out.append(Shown(f"{rest} differ as well, after the divergence at step {first}"))
+    return out
+
+
 def _stderr_tail(result: CaseResult) -> str:
     text = result.stderr
     if len(text) > STDERR_SHOWN:
@@ -92,10 +204,12 @@ def failure_text(result: CaseResult) -> list[str]:
     ]
     if result.message:
         lines.append(f"  message: {printable(result.message)}")
-    for m in result.mismatches:
-        step = _step_text(result, m.path)
-        lines.append(f"  - expected {m.path}{step}: {printable(show(m.expected))}")
-        lines.append(f"    actual   {m.path}{step}: {printable(show(m.actual))}")
+    for item in shown(result):
+        if item.expected is None:
+            lines.append(f"  - {item.head}")
+        else:
+            lines.append(f"  - expected {item.head}: {item.expected}")
+            lines.append(f"    actual   {item.head}: {item.actual}")
     if result.unjudged:
         lines.append(f"  not judged (not reported): {', '.join(result.unjudged)}")
     for c in _citations(result):
@@ -115,10 +229,13 @@ def _panel(r: CaseResult) -> Panel:
     body.append(Text(r.fixture.title))
     if r.message:
         body.append(Text(printable(r.message), style="magenta"))
-    for m in r.mismatches:
-        line = Text(f"{m.path}{_step_text(r, m.path)}\n", style="bold")
-        line.append(f"  - expected {printable(show(m.expected))}\n", style="green")
-        line.append(f"  + actual   {printable(show(m.actual))}", style="red")
+    for item in shown(r):
+        if item.expected is None:
+            body.append(Text(item.head, style="bold"))
+            continue
+        line = Text(f"{item.head}\n", style="bold")
+        line.append(f"  - expected {item.expected}\n", style="green")
+        line.append(f"  + actual   {item.actual}", style="red")
         body.append(line)
     if r.unjudged:
         body.append(Text(f"not judged (not reported): {', '.join(r.unjudged)}", style="yellow"))
@@ -176,14 +293,27 @@ def print_pretty(console: Console, suite: SuiteResult, *, show_passed: bool = Fa
             if r.status is Status.PASSED:
                 console.print(Text(f"passed {r.key}", style="green"))
     name = printable(str(suite.implementation.get("name", "?")))
-    table = Table(title=f"{name}: conformance by ruleset")
+    console.print(Text(f"{name}: {rulesets_line(suite)}", style="bold"))
+    by_kind = suite.by_kind()
+    table = Table(title="passed / judged, by ruleset and kind of case")
     table.add_column("ruleset", style="bold")
-    for s in Status:
-        table.add_column(s.value, justify="right", style=STYLE[s])
-    for ruleset, counts in per_ruleset(suite.results).items():
-        table.add_row(ruleset, *(str(counts[s.value]) for s in Status))
+    for kind in by_kind:
+        table.add_column(SHORT.get(kind, kind), justify="right")
+    table.add_column("errored", justify="right", style=STYLE[Status.ERRORED])
+    table.add_column("skipped", justify="right", style=STYLE[Status.SKIPPED])
+    for ruleset, rows in suite.by_ruleset_kind().items():
+        cells = [_cell(rows.get(kind)) for kind in by_kind]
+        errored = sum(row["errored"] for row in rows.values())
+        skipped = sum(row["skipped"] for row in rows.values())
+        table.add_row(ruleset, *cells, str(errored), str(skipped))
     totals = suite.counts()
-    table.add_row("total", *(str(totals[s.value]) for s in Status), style="bold")
+    table.add_row(
+        "total",
+        *(_cell(row) for row in by_kind.values()),
+        str(totals["errored"]),
+        str(totals["skipped"]),
+        style="bold",
+    )
     console.print(table)
     kinds = Table(title="by kind of case")
     kinds.add_column("kind", style="bold")
@@ -212,6 +342,25 @@ def print_pretty(console: Console, suite: SuiteResult, *, show_passed: bool = Fa
         f"{judged} judged: {totals['passed']} passed, {totals['failed']} failed; "
         f"{totals['errored']} errored, {totals['skipped']} skipped"
     )
+
+
+def rulesets_line(suite: SuiteResult) -> str:
+    """Which rulesets ran: named ones run without house rules unless named with them."""
+    count = len(suite.rulesets)
+    if suite.named:
+        shown = ", ".join(suite.rulesets[:6]) + (" ..." if count > 6 else "")
+        return (
+            f"{count} ruleset(s) named with --ruleset ({shown}); a ruleset runs without "
+            "house rules unless they are named with it (pagat+no-triples)"
+        )
+    return f"all {count} rulesets: every ruleset, and every house rule on its own ruleset"
+
+
+def _cell(row: dict[str, int] | None) -> Text:
+    if row is None:
+        return Text("–", style="dim")
+    style = "red" if row["failed"] else ("green" if row["judged"] else "yellow")
+    return Text(f"{row['passed']}/{row['judged']}", style=style)
 
 
 def _unjudged_counts(results: Iterable[CaseResult]) -> dict[str, int]:
@@ -253,6 +402,8 @@ def to_json(suite: SuiteResult) -> dict[str, Any]:
         "counts": suite.counts(),
         "by_ruleset": per_ruleset(suite.results),
         "by_kind": suite.by_kind(),
+        "by_ruleset_kind": suite.by_ruleset_kind(),
+        "rulesets_named": suite.named,
         "not_reported": list(suite.not_reported),
         "load_errors": [str(e) for e in suite.load_errors],
         "results": [
@@ -345,6 +496,8 @@ def to_markdown(suite: SuiteResult) -> str:
         "",
         f"**{'Conforms' if verdict.ok else 'Does not pass'}**: {verdict.line}",
         "",
+        f"Rulesets: {rulesets_line(suite)}.",
+        "",
         "| ruleset | passed | failed | skipped | errored |",
         "|---|---:|---:|---:|---:|",
     ]
@@ -369,11 +522,13 @@ def to_markdown(suite: SuiteResult) -> str:
             if r.message:
                 lines.append(f"> {printable(r.message)}")
                 lines.append("")
-            for m in r.mismatches:
-                lines.append(
-                    f"- `{m.path}`{_step_text(r, m.path)}: expected "
-                    f"`{printable(show(m.expected))}`, got `{printable(show(m.actual))}`"
-                )
+            for item in shown(r):
+                if item.expected is None:
+                    lines.append(f"- {item.head}")
+                else:
+                    lines.append(
+                        f"- `{item.head}`: expected `{item.expected}`, got `{item.actual}`"
+                    )
             for c in _citations(r):
                 lines.append(f"- because: {c}")
             lines.append("")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -34,7 +34,7 @@ class CaseResult:
     ``unjudged`` names the fields the implementation declared it does not report whose
     checks were therefore not judged; ``stderr`` is the tail of what the implementation
     wrote to stderr during the case, ``stderr_dropped`` how many bytes before it were not
-    kept."""
+    kept; ``spec`` is the ruleset judged under, so a report can quote its own sources."""
 
     fixture: Fixture
     case: Case
@@ -46,6 +46,7 @@ class CaseResult:
     unjudged: tuple[str, ...] = ()
     stderr: str = ""
     stderr_dropped: int = 0
+    spec: Ruleset | None = field(default=None, compare=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -96,12 +97,14 @@ def judge(
     """The verdict on one answer. Never raises: an answer that cannot be judged (a field
     of the wrong type, anything unforeseen) is an errored case with the reason."""
     try:
-        return _judge(fixture, case, ruleset, answer, not_reported)
+        return replace(_judge(fixture, case, ruleset, answer, not_reported), spec=ruleset)
     except BadReply as exc:
         message = f"the answer cannot be judged: {exc}"
     except Exception as exc:  # whatever an implementation sends must not end the run
         message = f"the answer cannot be judged: {type(exc).__name__}: {exc}"
-    return CaseResult(fixture, case, ruleset.id, Status.ERRORED, message=message[:MAX_TEXT])
+    return CaseResult(
+        fixture, case, ruleset.id, Status.ERRORED, message=message[:MAX_TEXT], spec=ruleset
+    )
 
 
 def _judge(
