@@ -61,16 +61,15 @@ export class Match {
   /**
    * seats: how many (P1..Pn, clockwise); dealer: who deals first (default the last seat);
    * lives: one number or { seat: lives } (missing seats start with LIVES);
-   * eliminated: seats already out; decks: stacked packs for the rounds to come (after
+   * eliminated: seats already out (they have 0 lives); decks: stacked packs for the rounds to come (after
    * them, packs are shuffled with a fixed seed, so a run is repeatable).
    */
   constructor({ seats, dealer, lives = LIVES, eliminated = [], decks = [], seed = 31 }) {
     this.seats = Array.from({ length: seats }, (_, i) => `P${i + 1}`);
     this.dealer = dealer ?? this.seats.at(-1);
-    this.lives = Object.fromEntries(
-      this.seats.map((s) => [s, typeof lives === "number" ? lives : (lives[s] ?? LIVES)]),
-    );
     this.eliminated = new Set(eliminated);
+    const start = (s) => (typeof lives === "number" ? lives : (lives[s] ?? LIVES));
+    this.lives = Object.fromEntries(this.seats.map((s) => [s, this.eliminated.has(s) ? 0 : start(s)]));
     this.decks = decks.map((pack) => [...pack]);
     this.random = mulberry32(seed);
     this.rounds = []; // every round that ended, as the protocol reports it
