@@ -61,8 +61,8 @@ export class Match {
   /**
    * seats: how many (P1..Pn, clockwise); dealer: who deals first (default the last seat);
    * lives: one number or { seat: lives } (missing seats start with LIVES);
-   * eliminated: seats already out (they have 0 lives); decks: stacked packs for the rounds to come (after
-   * them, packs are shuffled with a fixed seed, so a run is repeatable).
+   * eliminated: seats already out (they have 0 lives); decks: stacked packs for the
+   * rounds to come (after them, packs are shuffled with a fixed seed, so a run repeats).
    */
   constructor({ seats, dealer, lives = LIVES, eliminated = [], decks = [], seed = 31 }) {
     this.seats = Array.from({ length: seats }, (_, i) => `P${i + 1}`);
