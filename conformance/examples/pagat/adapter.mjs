@@ -48,12 +48,8 @@ function playSteps(c) {
   const checkpoints = new Set(c.checkpoints ?? []);
   (c.steps ?? []).forEach((step, i) => {
     const [[who, action]] = Object.entries(step);
-    const result =
-      who === "table"
-        ? action === "next-match"
-          ? match.nextMatch()
-          : { accepted: false, reason: "malformed" }
-        : match.play(who, action);
+    if (who === "table" && action !== "next-match") throw new Error(`unknown table step "${action}"`);
+    const result = who === "table" ? match.nextMatch() : match.play(who, action);
     steps.push(result);
     if (checkpoints.has(i + 1)) states[i + 1] = match.state();
   });

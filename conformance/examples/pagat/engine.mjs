@@ -19,9 +19,11 @@ const accepted = { accepted: true };
 const refused = (reason) => ({ accepted: false, reason });
 
 /**
- * The canonical text of an action (FIXTURES.md) as { verb, give, take, knock }, or null
- * when it is no action. A bare "knock" is a pass followed by the close
- * (knocking.form = after-move: the close comes at the end of one's own move).
+ * The canonical text of an action (FIXTURES.md's grammar) as { verb, give, take, knock,
+ * malformed }. A bare "knock" is a pass followed by the close (knocking.form = after-move:
+ * the close comes at the end of one's own move). A swap that gives and takes different
+ * numbers of cards, or names a card twice, is grammatical but `malformed` (refused);
+ * text outside the grammar is the request's fault and throws.
  */
 export function parseAction(text) {
   const words = text.trim().split(/\s+/);
@@ -29,32 +31,22 @@ export function parseAction(text) {
   if (knock) words.pop();
   const [verb, ...args] = words;
   const closable = ["pass", "swap", "swap-all"];
-  if (knock && !closable.includes(verb)) return null;
-  switch (verb) {
-    case "knock":
-      return args.length === 0 ? { verb: "pass", knock: true } : null;
-    case "pass":
-    case "swap-all":
-    case "keep":
-    case "take-extra":
-    case "turn-up":
-    case "show":
-    case "decline":
-    case "draw-stock":
-    case "draw-discard":
-      return args.length === 0 ? { verb, knock } : null;
-    case "discard":
-      return args.length === 1 && parseCard(args[0]) ? { verb } : null;
-    case "swap": {
-      if (args.length !== 2) return null;
-      const [give, take] = args.map((arg) => arg.split("+"));
-      const cards = [...give, ...take];
-      if (!cards.every(parseCard) || new Set(cards).size !== cards.length) return null;
-      return give.length === take.length ? { verb, give, take, knock } : null;
-    }
-    default:
-      return null;
+  const simple = ["keep", "take-extra", "turn-up", "show", "decline", "draw-stock", "draw-discard"];
+  if (verb === "knock" && !knock && args.length === 0) return { verb: "pass", knock: true };
+  if (knock && !closable.includes(verb)) throw new Error(`not an action: "${text}"`);
+  if ((verb === "pass" || verb === "swap-all" || simple.includes(verb)) && args.length === 0) {
+    return { verb, knock };
   }
+  if (verb === "discard" && args.length === 1 && parseCard(args[0])) return { verb };
+  if (verb === "swap" && args.length === 2) {
+    const [give, take] = args.map((arg) => arg.split("+"));
+    const cards = [...give, ...take];
+    if (cards.every(parseCard)) {
+      const malformed = give.length !== take.length || new Set(cards).size !== cards.length;
+      return { verb, give, take, knock, malformed };
+    }
+  }
+  throw new Error(`not an action: "${text}"`);
 }
 
 export class Match {
@@ -114,6 +106,7 @@ export class Match {
    */
   dealPack(pack) {
     const order = [...this.fromLeftOfDealer(), "extra"];
+    if (pack.length < order.length * HAND_SIZE) throw new Error(`a pack of ${pack.length} cards is too short to deal`);
     const piles = Object.fromEntries(order.map((p) => [p, []]));
     let next = 0;
     for (let round = 0; round < HAND_SIZE; round++) {
@@ -125,14 +118,16 @@ export class Match {
 
   /**
    * Start a round from cards as dealt. With `extra` the dealer has still to choose
-   * between his hand and the unseen extra hand; with `middle` he has chosen.
+   * between his hand and the unseen extra hand; with `middle` he has chosen. A position
+   * that cannot exist throws.
    */
   setPosition({ hands, middle, extra, stock = [] }) {
-    const choosing = middle === undefined && extra !== undefined;
+    const choosing = extra !== undefined;
+    checkPosition(this.active(), hands, choosing ? extra : middle, stock);
     this.round = {
       phase: choosing ? "dealer-choice" : "turn",
       hands: Object.fromEntries(Object.entries(hands).map(([s, cards]) => [s, [...cards]])),
-      middle: choosing ? [] : [...(middle ?? [])],
+      middle: choosing ? [] : [...middle],
       extra: choosing ? [...extra] : null,
       stock: [...stock],
       toMove: choosing ? this.dealer : this.next(this.dealer), // turns.first_player
@@ -150,14 +145,17 @@ export class Match {
 
   // ---- playing ----------------------------------------------------------------------
 
-  /** Play one step as `seat`; returns { accepted: true } or { accepted: false, reason }. */
+  /**
+   * Play one step as `seat`; returns { accepted: true } or { accepted: false, reason }.
+   * Nothing changes until every check has passed; when an action breaks several rules
+   * the first check in PROTOCOL.md's order of reason codes decides.
+   */
   play(seat, text) {
     this.stepNo += 1;
+    const action = parseAction(text);
     if (this.over) return refused("match-over");
     const round = this.round;
     if (seat !== round.toMove) return refused("not-your-turn");
-    const action = parseAction(text);
-    if (action === null) return refused("malformed");
     // turns.move = swap-with-middle: nobody draws from a stock or discards.
     if (["draw-stock", "draw-discard", "discard"].includes(action.verb)) return refused("no-draw");
     if (round.phase === "dealer-choice") return this.chooseHand(seat, action.verb);
@@ -170,9 +168,10 @@ export class Match {
     if (action.verb === "swap-all") exchange = "all";
     if (action.verb === "swap") {
       const { give, take } = action;
-      if (give.length !== 1 && give.length !== HAND_SIZE) return refused("two-card-swap");
+      if (action.malformed) return refused("malformed");
       if (!give.every((c) => hand.includes(c))) return refused("not-in-hand");
       if (!take.every((c) => round.middle.includes(c))) return refused("not-in-middle");
+      if (give.length !== 1 && give.length !== HAND_SIZE) return refused("two-card-swap");
       exchange = give.length === 1 ? [give[0], take[0]] : "all";
     }
     // knocking.per_round = one: nobody closes once somebody has.
@@ -320,6 +319,20 @@ export class Match {
       winners: [...this.winners],
       points: {}, // a single match: there are no match points
     };
+  }
+}
+
+/** Throw unless every player has a hand, there is a middle (or extra hand), and each card is one of the pack, once. */
+function checkPosition(players, hands, middle, stock) {
+  const piles = [...players.map((s) => hands[s]), middle];
+  if (!piles.every((pile) => pile?.length === HAND_SIZE)) {
+    throw new Error(`every player and the middle (or extra hand) need ${HAND_SIZE} cards`);
+  }
+  const pack = new Set(newPack());
+  const seen = new Set();
+  for (const card of [...piles.flat(), ...stock]) {
+    if (!pack.has(card) || seen.has(card)) throw new Error(`${card} is not in the pack or dealt twice`);
+    seen.add(card);
   }
 }
 
