@@ -37,3 +37,19 @@ def test_enum_classes_cover_every_choice_parameter() -> None:
     with_choices = {p.path for p in PARAMETERS if p.choices}
     assert with_choices == set(ENUM_OF)
     assert all(path in BY_PATH for path in ENUM_OF)
+
+
+def test_every_yaml_file_reads_the_same_without_libyaml() -> None:
+    """PyYAML's C loader accepts a few things its pure-Python loader refuses (a plain
+    scalar ending in "?" inside a flow mapping); on a machine without libyaml such a file
+    would not load. Every shipped file must read the same with both."""
+    import yaml
+
+    from schwimmen.resources import conformance_dir, spec_dir
+
+    fast = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    files = sorted(spec_dir().rglob("*.yaml")) + sorted(conformance_dir().rglob("*.yaml"))
+    assert files
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert yaml.load(text, Loader=yaml.SafeLoader) == yaml.load(text, Loader=fast), path
