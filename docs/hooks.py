@@ -102,8 +102,12 @@ def _gather(config: MkDocsConfig) -> SiteInput:
         for name in PUBLISHED_SCHEMAS
         if (schema_dir() / name).is_file()
     }
-    if adapter is not None:
-        static[ADAPTER_EXAMPLE] = adapter
+    # The example engines, so that the guide's links to their files work on the site.
+    examples = suite_dir / "examples"
+    for path in sorted(examples.rglob("*.mjs")):
+        static[f"conformance/examples/{path.relative_to(examples).as_posix()}"] = path.read_text(
+            encoding="utf-8"
+        )
     return SiteInput(
         catalog=catalog,
         example_text=example_path.read_text(encoding="utf-8"),
