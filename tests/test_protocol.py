@@ -71,32 +71,119 @@ def test_javascript_adapter_speaks_the_protocol(catalog: Catalog) -> None:
     assert counts["passed"] >= 100 and counts["failed"] == 0 and counts["errored"] == 0
 
 
-def test_pytest_plugin_runs_the_suite_in_a_python_test_run(pytester: pytest.Pytester) -> None:
-    pytester.makepyfile(
-        good="from schwimmen.engine.adapter import run_case\n",
-        bad="def run_case(case):\n    return {'status': 'ok', 'outcome': {'values': {}}}\n",
-    )
+_ENGINES = """
+from schwimmen.engine.adapter import run_case as good
+
+
+def wrong(case):
+    return {"status": "ok", "outcome": {"values": {}}}
+
+
+def _deep(case):
+    raise ValueError("no such card")
+
+
+def raising(case):
+    return _deep(case)
+
+
+def errored(case):
+    return {"status": "errored", "message": "cannot set this up"}
+
+
+def skipping(case):
+    return {"status": "skipped", "reason": "not my game"}
+"""
+
+
+@pytest.fixture
+def engines(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A project with one adapter function per way an engine can answer."""
+    pytester.makepyfile(engines=_ENGINES)
     pytester.syspathinsert()
-    result = pytester.runpytest(
-        "--schwimmen-adapter=good:run_case",
-        "--schwimmen-k",
-        "three-sevens",
-        "--schwimmen-ruleset",
-        "pagat",
-        "--schwimmen-ruleset",
-        "scat",
+    return pytester
+
+
+def _run(pytester: pytest.Pytester, adapter: str, *args: str) -> pytest.RunResult:
+    return pytester.runpytest(
+        f"--schwimmen-adapter=engines:{adapter}", "--schwimmen-k", "three-sevens", *args
     )
+
+
+def test_pytest_plugin_runs_the_suite_in_a_python_test_run(engines: pytest.Pytester) -> None:
+    result = _run(engines, "good", "--schwimmen-ruleset", "pagat", "--schwimmen-ruleset", "scat")
     outcomes = result.parseoutcomes()
     assert outcomes.get("passed", 0) >= 2 and not outcomes.get("failed")
-    result = pytester.runpytest(
-        "--schwimmen-adapter=bad:run_case",
-        "--schwimmen-k",
-        "three-sevens",
-        "--schwimmen-ruleset",
-        "pagat",
-    )
-    assert result.parseoutcomes().get("failed", 0) >= 1
+    result = _run(engines, "wrong", "--schwimmen-ruleset", "pagat")
+    assert result.parseoutcomes().get("failed", 0) >= 1 and not result.parseoutcomes().get("errors")
     result.stdout.fnmatch_lines(["*expected values.P1*", "*because:*"])
+
+
+def test_pytest_plugin_reports_an_errored_case_as_an_error(engines: pytest.Pytester) -> None:
+    result = _run(engines, "raising", "--schwimmen-ruleset", "pagat")
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("errors", 0) >= 2 and not outcomes.get("failed"), outcomes
+    result.stdout.fnmatch_lines(
+        [
+            "*ERROR at setup of schwimmen::showdown/three-sevens[[]pagat[]]*",
+            "*message: ValueError: no such card",
+            "*the adapter raised:",
+            "*Traceback (most recent call last):",
+            "*engines.py*in raising*",
+            "*engines.py*in _deep*",
+            "*ValueError: no such card",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*pytest_plugin.py*")
+    result = _run(engines, "errored", "--schwimmen-ruleset", "pagat")
+    assert result.parseoutcomes().get("errors", 0) >= 2
+    result.stdout.fnmatch_lines(["*message: cannot set this up"])
+    result.stdout.no_fnmatch_line("*the adapter raised*")
+    result = _run(engines, "skipping", "--schwimmen-ruleset", "pagat", "-rs")
+    assert result.parseoutcomes().get("skipped", 0) >= 2
+    result.stdout.fnmatch_lines(["*not my game"])
+
+
+def test_pytest_plugin_cases_are_selected_by_words_and_node_ids(engines: pytest.Pytester) -> None:
+    result = engines.runpytest(
+        "--schwimmen-adapter=engines:good",
+        "--schwimmen-k",
+        "swap",
+        "-k",
+        "thirty-one-by-a-swap and pagat",
+        "--collect-only",
+        "-q",
+    )
+    ids = [line for line in result.outlines if line.startswith("schwimmen::")]
+    assert "schwimmen::round/thirty-one-by-a-swap[pagat]" in ids
+    assert all("thirty-one-by-a-swap" in i and "pagat" in i for i in ids), ids
+    result = engines.runpytest(
+        "--schwimmen-adapter=engines:good",
+        "schwimmen::round/thirty-one-by-a-swap[pagat]",
+        "schwimmen::showdown/three-sevens",
+        "-v",
+    )
+    result.stdout.fnmatch_lines(["schwimmen::round/thirty-one-by-a-swap[[]pagat[]] PASSED*"])
+    passed = [line for line in result.outlines if " PASSED" in line]
+    assert len(passed) == 1 + sum("showdown/three-sevens[" in line for line in passed)
+    assert all(line.startswith("schwimmen::") for line in passed), passed
+    result = engines.runpytest("--schwimmen-adapter=engines:good", "schwimmen::no/such-case")
+    result.stdout.fnmatch_lines(["*not found among the cases to run: schwimmen::no/such-case"])
+    assert result.ret != 0
+
+
+def test_pytest_plugin_takes_the_rulesets_a_project_claims(engines: pytest.Pytester) -> None:
+    def rulesets(*args: str) -> set[str]:
+        result = _run(engines, "good", "--collect-only", "-q", *args)
+        return {line.rpartition("[")[2].rstrip("]") for line in result.outlines if "::" in line}
+
+    engines.makeini("[pytest]\nschwimmen_rulesets = pagat scat\n")
+    assert rulesets() == {"pagat", "scat"}
+    engines.makeconftest(
+        "def pytest_schwimmen_rulesets(config):\n    return ['dutch', 'pagat+no-triples']\n"
+    )
+    assert rulesets() == {"dutch", "pagat+no-triples"}, "the conftest wins over the ini file"
+    assert rulesets("--schwimmen-ruleset", "online") == {"online"}, "the command line wins"
 
 
 def test_protocol_documents_exist() -> None:
