@@ -285,3 +285,13 @@ def test_error_messages_neutralise_control_characters_from_a_file(
     assert code == 1
     _no_control_characters(out)
     assert "evil\\u001b[2J.yaml:1:5: $.id: id 'evil' does not match the file name" in out
+
+
+def test_serve_help_says_what_it_is(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--help"])
+    assert exit_.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "reference engine" in text
+    assert "conformance/PROTOCOL.md" in text and "stdin" in text and "stdout" in text
+    assert "claims any ruleset" in text

@@ -274,6 +274,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "serve",
         help="the reference engine speaking the conformance protocol on stdin/stdout",
+        description="Runs the reference engine as an implementation under test: it reads "
+        "one JSON request per line on stdin and answers one per line on stdout, in the "
+        "protocol of conformance/PROTOCOL.md, until stop or the end of its input. Its start "
+        "answer claims any ruleset (any_ruleset: true), so the harness runs every case; "
+        'try it with: schwimmen conformance --impl "schwimmen serve".',
     )
     p.set_defaults(func=_cmd_serve)
     return parser
