@@ -11,6 +11,10 @@ which ruleset it plays. Its phases are the decision points of the players:
 * ``DISCARD``: after a draw, a card must be thrown (2.30);
 * ``OVER``: the round has ended; ``result`` says why and who loses.
 
+The phases as the protocol reports them (an ended round only shows when the match is over,
+as ``match-over``), the reason codes in the order :meth:`Round.why_illegal` checks them and
+the round endings are tabled with their meanings in :mod:`schwimmen.engine.reasons`.
+
 Order of checks at the deal (U09): deal → washout (U20) → Feuer, Feuer light, 31 on every
 hand → the dealer's choice → his new hand again → optional reveals → first turn.
 """
@@ -402,23 +406,27 @@ class Round:
         kind = action.kind
         if phase is _PHASE_OVER:
             return Reason.ROUND_OVER
+        # The order of the checks is the order of Reason's members (PROTOCOL.md): the
+        # game's actions, then what is asked for now, the cards, the move, the knock.
+        draw_game = self.rules.turns.move is _MOVE_DRAW_AND_DISCARD
+        if draw_game:
+            if kind in (_ACT_SWAP, _ACT_SWAP_ALL, _ACT_PASS, _ACT_TURN_UP):
+                return Reason.NO_MIDDLE
+        elif kind in (_ACT_DRAW_STOCK, _ACT_DRAW_DISCARD, _ACT_DISCARD):
+            return Reason.NO_DRAW
+        if phase is _PHASE_COMPLETE_SWAP:
+            if (kind is not _ACT_SWAP and kind is not _ACT_SWAP_ALL) or action.knock:
+                return Reason.MUST_COMPLETE_SWAP
+            return self._why_swap_illegal(action)
         if phase is _PHASE_DEALER_CHOICE:
             return None if kind in (_ACT_KEEP, _ACT_TAKE_EXTRA) else Reason.WRONG_PHASE
         if phase is _PHASE_REVEAL_OFFER:
             return None if kind in (_ACT_SHOW, _ACT_DECLINE) else Reason.WRONG_PHASE
         if kind in (_ACT_KEEP, _ACT_TAKE_EXTRA, _ACT_SHOW, _ACT_DECLINE):
             return Reason.WRONG_PHASE
-        if self.rules.turns.move is _MOVE_DRAW_AND_DISCARD:
+        if draw_game:
             return self._why_illegal_draw(action)
-        if kind in (_ACT_DRAW_STOCK, _ACT_DRAW_DISCARD, _ACT_DISCARD):
-            return Reason.NO_DRAW
         seat = self.current
-        if phase is _PHASE_COMPLETE_SWAP:
-            if kind not in (_ACT_SWAP, _ACT_SWAP_ALL):
-                return Reason.MUST_COMPLETE_SWAP
-            if action.knock:
-                return Reason.MUST_COMPLETE_SWAP
-            return self._why_swap_illegal(action)
         if kind is _ACT_TURN_UP:
             if not self.middle_hidden:
                 return Reason.WRONG_PHASE
@@ -505,8 +513,6 @@ class Round:
 
     def _why_illegal_draw(self, action: Action) -> Reason | None:
         kind = action.kind
-        if kind in (_ACT_SWAP, _ACT_SWAP_ALL, _ACT_PASS, _ACT_TURN_UP):
-            return Reason.NO_MIDDLE
         if self.phase is _PHASE_DISCARD:
             if kind is not _ACT_DISCARD:
                 return Reason.WRONG_PHASE
