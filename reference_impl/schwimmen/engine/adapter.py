@@ -19,9 +19,9 @@ from typing import Any
 
 from schwimmen.engine import casefields as f
 from schwimmen.engine.casefields import CaseError
-from schwimmen.engine.hands import evaluator_for, value_json
+from schwimmen.engine.hands import HandValue, evaluator_for, value_json
 from schwimmen.engine.match import MAX_LIVES, Match, Position, SetupError
-from schwimmen.engine.reasons import IllegalAction
+from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction
 from schwimmen.engine.rounds import Round, RoundResult
 from schwimmen.protocol.actions import Action, ActionSyntaxError, parse_text
 from schwimmen.protocol.cards import Card, seat_name, text
@@ -56,6 +56,11 @@ def _rules(request: Mapping[str, Any]) -> Rules:
     return rules
 
 
+def _value(value: HandValue) -> dict[str, Any]:
+    """A hand value as the protocol reports it, everywhere: points, hand, suit, maximum."""
+    return {**value_json(value), "maximum": value.is_maximum}
+
+
 def _result_json(result: RoundResult, after_step: int) -> dict[str, Any]:
     return {
         "reason": result.reason.value,
@@ -64,7 +69,7 @@ def _result_json(result: RoundResult, after_step: int) -> dict[str, Any]:
         "by": None if result.by is None else seat_name(result.by),
         "knocker": None if result.knocker is None else seat_name(result.knocker),
         "losses": {seat_name(s): n for s, n in sorted(result.losses.items())},
-        "values": {seat_name(s): value_json(v) for s, v in sorted(result.values.items())},
+        "values": {seat_name(s): _value(v) for s, v in sorted(result.values.items())},
         "hands": {seat_name(s): [text(c) for c in h] for s, h in sorted(result.hands.items())},
     }
 
@@ -124,8 +129,7 @@ def _evaluate(rules: Rules, request: Mapping[str, Any], seats: int) -> dict[str,
     values = {}
     for seat, hand in _hands(rules, request, seats).items():
         f.no_card_twice([(f"case.hands.{seat_name(seat)}", hand)])
-        value = evaluator.evaluate(hand)
-        values[seat_name(seat)] = {**value_json(value), "maximum": value.is_maximum}
+        values[seat_name(seat)] = _value(evaluator.evaluate(hand))
     return {"values": values}
 
 
@@ -148,7 +152,7 @@ def _showdown(rules: Rules, request: Mapping[str, Any], seats: int) -> dict[str,
     losses, why = rnd.showdown_losses(values)
     return {
         "losses": {seat_name(s): n for s, n in sorted(losses.items())},
-        "values": {seat_name(s): value_json(v) for s, v in values.items()},
+        "values": {seat_name(s): _value(v) for s, v in values.items()},
         "why": why,
     }
 
@@ -236,6 +240,8 @@ def _play(rules: Rules, request: Mapping[str, Any], seats: int) -> dict[str, Any
         f.seat(s, f"case.eliminated[{i}]", seats)
         for i, s in enumerate(f.listed(request.get("eliminated", []), "case.eliminated", seats))
     ]
+    if "deck" in request and "hands" in request:
+        raise CaseError("case.deck and case.hands: a case gives the cards as dealt or a pack")
     decks = _decks(rules, request)
     position = _position(rules, request, seats) if "hands" in request else None
     seed = f.integer(request.get("seed", 0), "case.seed", 0, f.MAX_SEED)
@@ -293,7 +299,7 @@ def _state(match: Match) -> dict[str, Any]:
     to_move = match.to_move()
     return {
         "to_move": None if to_move is None else seat_name(to_move),
-        "phase": "match-over" if match.over else rnd.phase.value,
+        "phase": MATCH_OVER_PHASE if match.over else rnd.phase.value,
         "dealer": seat_name(match.dealer),
         "middle": None if rnd.middle_hidden else [text(c) for c in rnd.middle],
         "hands": {seat_name(s): [text(c) for c in h] for s, h in sorted(rnd.hands.items())},

@@ -21,20 +21,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import Evaluator, evaluator_for
 from schwimmen.engine.lives import settle
-from schwimmen.engine.reasons import IllegalAction, Reason
+from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction, Reason
 from schwimmen.engine.rounds import Emit, Phase, Round, RoundResult
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
 from schwimmen.protocol.cards import CARD_TEXT, Card, seat_name, text
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.rules import Rules
-from schwimmen.spec.vocabulary import AfterLast, Series
+from schwimmen.spec.vocabulary import AfterLast, DealProcedure, MoveKind, Series
 
 # Enum members read in the hot paths, as module constants (see engine.rounds).
 _PHASE_DEALER_CHOICE = Phase.DEALER_CHOICE
 _PHASE_OVER = Phase.OVER
+# The dealing procedures after which the dealer chooses between two hands.
+_CHOOSING = (DealProcedure.EXTRA_HAND_BLIND_CHOICE, DealProcedure.TWO_PACKETS_LOOK_AT_ONE)
 
 
 class SetupError(ValueError):
@@ -104,6 +107,8 @@ class Match:
         outside = sorted(s for s in self.eliminated if not 0 <= s < seats)
         if outside:
             raise SetupError(f"no seat {outside[0]} at a table of {seats} to eliminate")
+        for seat in self.eliminated:
+            self.lives[seat] = 0  # as for a player the match puts out
         if seats - len(self.eliminated) < 2:
             raise SetupError("at least two players must still be in the match")
         if self.dealer in self.eliminated:
@@ -163,6 +168,15 @@ class Match:
             raise SetupError(f"the extra hand has {len(position.extra)} cards")
         if len(position.middle) not in (0, self.rules.cards.middle_size):
             raise SetupError(f"the middle has {len(position.middle)} cards")
+        if position.extra and self.rules.dealing.procedure not in _CHOOSING:
+            raise SetupError("this ruleset deals no extra hand for the dealer to choose")
+        if self.rules.turns.move is MoveKind.DRAW_AND_DISCARD:
+            if position.middle:
+                raise SetupError("this game has no middle")
+        elif position.discard:
+            raise SetupError("this game has no discard pile")
+        elif not position.middle and not position.extra:
+            raise SetupError("the position has no middle (nor an extra hand to make one)")
         every = [card for seat in sorted(position.hands) for card in position.hands[seat]]
         every += [*position.middle, *position.extra, *position.stock, *position.discard]
         self._check_cards(every, "the position")
@@ -215,9 +229,11 @@ class Match:
             )
         else:
             pack = self._next_pack()
-            needed = len(seats) * self.rules.cards.hand_size + self.rules.cards.middle_size + 1
+            needed = cached_pattern(self.rules, len(seats)).rest
             if len(pack) < needed:
-                raise SetupError(f"a pack of {len(pack)} cards is too small for this deal")
+                raise SetupError(
+                    f"a pack of {len(pack)} cards is too small for this deal, which uses {needed}"
+                )
             self.round = Round.deal(
                 self.rules,
                 self.evaluator,
@@ -380,7 +396,7 @@ class Match:
             "seat": names[seat],
             "dealer": head[0],
             "round": head[1],
-            "phase": phase._value_,
+            "phase": MATCH_OVER_PHASE if head[5] else phase._value_,
             "to_move": None if to_move is None else names[to_move],
             "hand": [] if hand is None else [card[c] for c in hand],
             "middle": None if rnd.middle_hidden else [card[c] for c in rnd.middle],

@@ -128,7 +128,7 @@ def parse_text(value: str) -> Action:
             raise ActionSyntaxError("swap needs the card(s) to give and to take: swap QC 10H")
         return Action(kind, _cards(tokens[1]), _cards(tokens[2]), knock)
     if kind is ActionKind.DISCARD:
-        if len(tokens) != 2:
+        if len(tokens) != 2 or "+" in tokens[1]:
             raise ActionSyntaxError("discard needs one card: discard QC")
         return Action(kind, _cards(tokens[1]))
     if len(tokens) != 1:
