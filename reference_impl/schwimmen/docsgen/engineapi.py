@@ -28,7 +28,7 @@ from schwimmen.docsgen.markup import (
     table,
 )
 from schwimmen.engine.match import Match
-from schwimmen.engine.reasons import DESCRIPTION
+from schwimmen.engine.reasons import DESCRIPTION, PHASES
 from schwimmen.protocol import actions as actions_module
 from schwimmen.protocol import events as ev
 
@@ -51,7 +51,7 @@ METHODS: Sequence[str] = (
 ATTRIBUTES: Mapping[str, str] = {
     "over": "True once the match has ended",
     "winners": "the seats that won (two when the last two share the win)",
-    "lives": "lives (or, counting up, sticks) per seat",
+    "lives": "lives left per seat, counting down also where sticks count up (0: swimming or out)",
     "eliminated": "the seats that are out",
     "dealer": "the seat that deals the current round",
     "round_no": "the number of the current round, from 1",
@@ -71,7 +71,7 @@ CONSTRUCTOR: Mapping[str, str] = {
     "seed": "the seed of the shuffles; the same seed gives the same match",
     "decks": "explicit packs, top card first, one per round (then the seed takes over)",
     "position": "cards as dealt for the first round (fixtures start from a position)",
-    "eliminated": "seats that are already out",
+    "eliminated": "seats that are already out (their lives count as 0)",
     "record": "keep the event log (on by default; off only saves time)",
 }
 
@@ -80,7 +80,7 @@ OBSERVATION: Mapping[str, str] = {
     "seat": "whose view this is",
     "dealer": "the seat that dealt this round",
     "round": "the round number",
-    "phase": "what is asked for: turn, dealer-choice, reveal-offer, complete-swap, discard, over",
+    "phase": "what is asked for: one of the phases below",
     "to_move": "the seat to act, or null",
     "hand": "this seat's own cards",
     "middle": "the middle cards, or null while they lie face down",
@@ -318,6 +318,11 @@ def engine_api_markdown(ruleset: str | None) -> str:
         "",
         "## Reason codes",
         "",
+        "In the order the engine checks them: when an action breaks several rules, the "
+        "code listed first is the one reported ("
+        + link(HERE, conformance_doc("PROTOCOL.md"), "the protocol")
+        + " says when each applies).",
+        "",
         table(["code", "meaning"], [[code(r.value), esc(t)] for r, t in DESCRIPTION.items()]),
         "",
         "## Events",
@@ -338,6 +343,14 @@ def engine_api_markdown(ruleset: str | None) -> str:
         code("observation(seat)") + " is a JSON object with these keys:",
         "",
         table(["key", "meaning"], observation_rows()),
+        "",
+        "### Phases",
+        "",
+        "The same phases the "
+        + link(HERE, conformance_doc("PROTOCOL.md"), "conformance protocol")
+        + " reports:",
+        "",
+        table(["phase", "what is asked for"], [[code(p), esc(t)] for p, t in PHASES.items()]),
         "",
         "To play against the engine in a terminal, or to simulate thousands of matches, see "
         + link(HERE, GUIDE_PLAY, "Play and simulate")
