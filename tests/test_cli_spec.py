@@ -14,7 +14,7 @@ from test_errors import HOUSE
 
 from schwimmen.cli import main as cli_main
 from schwimmen.cli.main import main
-from schwimmen.resources import spec_dir
+from schwimmen.resources import sources_dir, spec_dir
 from schwimmen.spec import validate
 from schwimmen.spec.loader import Catalog
 
@@ -116,8 +116,16 @@ def test_show_unknown_ruleset_fails_cleanly(capsys: pytest.CaptureFixture[str]) 
     assert code == 1 and "unknown house rule 'no-such-rule'" in err
 
 
-def test_validate_the_shipped_spec(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["validate", str(spec_dir())], capsys)
+def _quotes(texts_dir: Path | None) -> list[str]:
+    """No options where the source texts are found; ``--no-quotes`` where they are not,
+    lest the quotes that cannot be checked fail a test about something else."""
+    return [] if texts_dir is not None else ["--no-quotes"]
+
+
+def test_validate_the_shipped_spec(
+    texts_dir: Path | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(["validate", *_quotes(texts_dir), str(spec_dir())], capsys)
     assert code == 0
     assert out.strip().splitlines()[-1].startswith("OK:")
 
@@ -155,7 +163,7 @@ def _validate_in(
 ) -> tuple[int, str, str]:
     """``schwimmen validate`` with ``scratch`` standing in for the project's ``spec/``."""
     monkeypatch.setattr(validate, "spec_dir", lambda: scratch)
-    return run(["validate", *map(str, paths)], capsys)
+    return run(["validate", *_quotes(sources_dir()), *map(str, paths)], capsys)
 
 
 def test_validate_checks_a_file_under_spec_the_catalog_does_not_load(
@@ -187,7 +195,7 @@ def test_validate_still_passes_a_catalog_file(
 ) -> None:
     code, out, _ = _validate_in(scratch, monkeypatch, capsys, scratch / "rulesets" / "pagat.yaml")
     assert code == 0
-    assert out.strip().splitlines()[-1] == "OK: 1 file(s) valid"
+    assert out.strip().splitlines()[-1].startswith("OK: 1 file(s) valid")
 
 
 def test_validate_an_empty_folder_is_an_error(

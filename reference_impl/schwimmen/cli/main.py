@@ -18,6 +18,7 @@ from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.printable import printable
+from schwimmen.spec.sources import NO_QUOTES_HELP, quote_check_skipped
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,6 +68,8 @@ def _table_error(ruleset: Ruleset, players: int, seat: int | None = None) -> str
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
+    """Errors fail; so do quotes that could not be checked, unless ``--no-quotes`` says
+    the check may be missed: an "OK" must not stand for a check that did not happen."""
     from schwimmen.spec.validate import validate_paths
 
     report = validate_paths([Path(p) for p in args.paths])
@@ -74,11 +77,16 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         print(notice, file=sys.stderr)
     for error in report.errors:
         print(error)
-    if report.ok:
-        print(f"OK: {report.files} file(s) valid")
-        return 0
-    print(f"{len(report.errors)} error(s) in {report.files} file(s)", file=sys.stderr)
-    return 1
+    if not report.ok:
+        print(f"{len(report.errors)} error(s) in {report.files} file(s)", file=sys.stderr)
+        return 1
+    if report.unchecked_quotes and not args.no_quotes:
+        print(quote_check_skipped(report.unchecked_quotes), file=sys.stderr)
+        return 1
+    unchecked = report.unchecked_quotes
+    skipped = f"; {unchecked} quote(s) NOT checked (--no-quotes)" if unchecked else ""
+    print(f"OK: {report.files} file(s) valid{skipped}")
+    return 0
 
 
 class _PrintableConsole(Console):
@@ -227,6 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_diff)
     p = sub.add_parser("validate", help="check ruleset and house-rule files")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
+    p.add_argument("--no-quotes", action="store_true", help=NO_QUOTES_HELP)
     p.set_defaults(func=_cmd_validate)
     p = sub.add_parser(
         "simulate",

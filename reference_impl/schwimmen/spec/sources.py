@@ -4,12 +4,14 @@ A citation is only worth something if its quote stands, character for character,
 the source text. The texts are not shipped with the project (they are other people's
 prose); they are read from the workplace's ``shared/sources`` or from the directory
 named by ``SCHWIMMEN_SOURCES``. Where no texts are found the check says so and is
-skipped, never silently passed.
+skipped, never silently passed: ``schwimmen validate`` and ``schwimmen conformance lint``
+fail when they could not check a quote, unless told ``--no-quotes``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,48 +50,77 @@ class Source:
 
 @dataclass
 class Bibliography:
+    """The sources, and the check of quotes against their texts.
+
+    Every quote looked up is logged with whether its text could be read, so that a
+    command reports what concerns the quotes it checked and nothing else: validating a
+    file without quotes says nothing about texts, and a run that could not check its
+    quotes knows how many it missed and can refuse to pass."""
+
     sources: Mapping[str, Source]
     texts_dir: Path | None
-    notices: list[Notice] = field(default_factory=list)
     _lines: dict[str, list[str] | None] = field(default_factory=dict)
-    _noticed: set[str] = field(default_factory=set)
+    _notes: dict[str, Notice] = field(default_factory=dict)
+    _looked_up: list[tuple[str, bool]] = field(default_factory=list)
+
+    @property
+    def notices(self) -> list[Notice]:
+        """What kept the quotes looked up so far from being checked (or checked them
+        against a text other than the recorded one); empty when no quote was looked up."""
+        return self.notices_since(0)
+
+    @property
+    def quotes_looked_up(self) -> int:
+        """How many quotes were looked up so far: a mark for :meth:`notices_since`."""
+        return len(self._looked_up)
+
+    def notices_since(self, start: int) -> list[Notice]:
+        """The notices about the quotes looked up after the first ``start`` ones."""
+        sources = dict.fromkeys(source for source, _ in self._looked_up[start:])
+        return list(dict.fromkeys(self._notes[s] for s in sources if s in self._notes))
+
+    def unchecked_since(self, start: int = 0) -> int:
+        """How many of the quotes looked up after the first ``start`` could not be checked
+        because their source's text was not found."""
+        return sum(1 for _, checked in self._looked_up[start:] if not checked)
 
     def lines(self, source_id: str) -> list[str] | None:
         """The source's text split into lines, or None (with a notice) when unavailable."""
-        if source_id in self._lines:
-            return self._lines[source_id]
-        source = self.sources[source_id]
-        result: list[str] | None = None
-        if self.texts_dir is None:
-            self._notice(
-                "texts",
-                "source texts not found (looked for ../shared/sources; set "
-                f"{SOURCES_ENV} to a directory with them): quotes were NOT checked",
-            )
-        else:
-            path = self.texts_dir / source.file
-            if not path.is_file():
-                self._notice(source_id, f"{path} not found: quotes of {source_id} were NOT checked")
-            else:
-                raw = path.read_bytes()
-                if hashlib.sha256(raw).hexdigest() != source.sha256:
-                    self._notice(
-                        source_id + "-hash",
-                        f"{path} differs from the text the bibliography records (sha256); "
-                        "quotes checked against it anyway",
-                    )
-                result = raw.decode("utf-8").splitlines()
-        self._lines[source_id] = result
-        return result
+        if source_id not in self._lines:
+            self._lines[source_id] = self._read(source_id)
+        return self._lines[source_id]
 
-    def _notice(self, key: str, message: str) -> None:
-        if key not in self._noticed:
-            self._noticed.add(key)
-            self.notices.append(Notice(message))
+    def _read(self, source_id: str) -> list[str] | None:
+        source = self.sources[source_id]
+        if self.texts_dir is None:
+            configured = os.environ.get(SOURCES_ENV)
+            where = (
+                f"{SOURCES_ENV}={configured} is not a directory"
+                if configured
+                else f"looked for ../shared/sources; set {SOURCES_ENV} to a directory with them"
+            )
+            self._notes[source_id] = Notice(
+                f"source texts not found ({where}): quotes were NOT checked"
+            )
+            return None
+        path = self.texts_dir / source.file
+        if not path.is_file():
+            self._notes[source_id] = Notice(
+                f"{path} not found: quotes of {source_id} were NOT checked"
+            )
+            return None
+        raw = path.read_bytes()
+        if hashlib.sha256(raw).hexdigest() != source.sha256:
+            self._notes[source_id] = Notice(
+                f"{path} differs from the text the bibliography records (sha256); "
+                "quotes checked against it anyway"
+            )
+        return raw.decode("utf-8").splitlines()
 
     def check_quote(self, citation: Citation) -> str | None:
         """Return why ``citation`` does not hold, or None if it holds or cannot be checked."""
         lines = self.lines(citation.source)
+        self._looked_up.append((citation.source, lines is not None))
         if lines is None:
             return None
         quote = citation.quote
@@ -107,6 +138,22 @@ class Bibliography:
         elif any(quote in text for text in lines):
             return None
         return f"quote not found verbatim in {citation.source}{_divergence(quote, lines)}"
+
+
+NO_QUOTES_HELP = (
+    "go on without the quote check where the source texts are not found (quotes are still "
+    "checked against the texts that are); without it, quotes that could not be checked fail"
+)
+
+
+def quote_check_skipped(unchecked: int) -> str:
+    """The plain statement a command prints before it fails for quotes it could not check:
+    a check that did not happen must not read as a check that passed."""
+    return (
+        f"quote check skipped: {unchecked} quote(s) could not be checked against the source "
+        f"texts; set {SOURCES_ENV} to a directory with them, or pass --no-quotes to go on "
+        "without the check"
+    )
 
 
 def _divergence(quote: str, lines: list[str]) -> str:

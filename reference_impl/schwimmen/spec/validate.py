@@ -27,9 +27,14 @@ _FOLDER_KIND = {"rulesets": "ruleset", "house-rules": "house-rule"}
 
 @dataclass
 class Report:
+    """What validating found. ``notices`` and ``unchecked_quotes`` concern the quotes of
+    the files validated only: the catalog loaded to resolve a house rule checks its own
+    quotes too, and a file without quotes has nothing to say about missing texts."""
+
     files: int = 0
     errors: list[SpecError] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
+    unchecked_quotes: int = 0
 
     @property
     def ok(self) -> bool:
@@ -104,6 +109,8 @@ def validate_paths(paths: Iterable[Path], catalog: Catalog | None = None) -> Rep
     except SpecErrors as exc:
         report.errors.extend(exc.errors)
         return report
+    bibliography = catalog.bibliography
+    after_load = bibliography.quotes_looked_up
     loaded = {_key(p) for p, _ in catalog_files(root)} | {_key(root / BIBLIOGRAPHY)}
     checked_catalog = False
     alone: list[Path] = []
@@ -127,5 +134,7 @@ def validate_paths(paths: Iterable[Path], catalog: Catalog | None = None) -> Rep
     for file in alone:
         report.errors.extend(_check_alone(file, catalog, root))
     report.errors = sorted(set(report.errors))
-    report.notices = list(catalog.notices)
+    start = 0 if checked_catalog else after_load
+    report.notices = bibliography.notices_since(start)
+    report.unchecked_quotes = bibliography.unchecked_since(start)
     return report
