@@ -471,13 +471,30 @@ def test_the_engine_api_page_describes_the_real_api() -> None:
         assert cls.__doc__ and not cls.__doc__.startswith(cls.__name__ + "("), cls.__name__
 
 
+def test_the_engine_api_page_says_seats_count_from_0_where_texts_say_p1() -> None:
+    """Match.winners and to_move() are indices from 0 while every text says P1..Pn: the
+    page (built from the docstrings) says which is which."""
+    from schwimmen.docsgen import engineapi
+
+    rows = dict((name, text) for name, text in engineapi.method_rows())
+    to_move = next(text for name, text in rows.items() if "to_move(" in name)
+    observation = next(text for name, text in rows.items() if "observation(" in name)
+    assert "0-based" in to_move and "`P1`" in to_move
+    assert "0-based" in observation and "`P1` to `Pn`" in observation
+
+
 def test_the_readme_python_example_runs() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
     assert blocks
+    printed = []
     for block in blocks:
         result = subprocess.run(
             [sys.executable, "-c", block], capture_output=True, text=True, timeout=120, check=False
         )
         assert result.returncode == 0, result.stderr
         assert result.stdout.strip()
+        printed.append(result.stdout)
+    # The winners are named as every text names seats (P1..Pn), not as 0-based indices
+    # a reader would take for P1, P2, ...
+    assert any(re.match(r"won: P[1-9]", out) for out in printed), printed

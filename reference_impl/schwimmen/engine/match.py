@@ -65,7 +65,13 @@ class Position:
 
 
 class Match:
-    """One match (or, in the online site's series, a run of matches) of a ruleset."""
+    """One match (or, in the online site's series, a run of matches) of a ruleset.
+
+    Seats are 0-based indices in the Python API: ``to_move()``, ``winners``, ``dealer``,
+    ``eliminated``, ``lives[seat]``, ``points[seat]`` and every ``seat`` argument count
+    from 0, clockwise from the first dealer's left. Texts, observations, the events' JSON
+    form and the conformance protocol name the same seats ``P1`` to ``Pn``: seat 0 is
+    ``P1`` (:func:`~schwimmen.protocol.cards.seat_name` gives the name)."""
 
     def __init__(
         self,
@@ -91,6 +97,7 @@ class Match:
         self._swim = rules.lives.after_last is AfterLast.SWIM
         self._hand_size = rules.cards.hand_size
         self.dealer = seats - 1 if first_dealer is None else first_dealer
+        """The seat (0-based) that deals the current round."""
         if not 0 <= self.dealer < seats:
             raise SetupError(f"no seat {self.dealer} at a table of {seats}")
         start = rules.lives.count
@@ -125,6 +132,8 @@ class Match:
         self.match_no = 1
         self.points = [0] * seats
         self.winners: tuple[int, ...] = ()
+        """The seats that won, 0-based (``(1,)`` is ``P2``); two when the last two share
+        the win; empty until the match is over."""
         self.over = False
         self.results: list[RoundResult] = []
         self._head: _Head | None = None
@@ -316,7 +325,7 @@ class Match:
 
     # ------------------------------------------------------------------ the API
     def to_move(self) -> int | None:
-        """The seat that must act now, or None once the match is over."""
+        """The seat that must act now, 0-based (0 is ``P1``), or None once the match is over."""
         return None if self.over else self.round.to_move()
 
     def legal_actions(self) -> list[Action]:
@@ -330,7 +339,8 @@ class Match:
         return ([], []) if self.over else self.round.legal_split()
 
     def why_illegal(self, action: Action, seat: int | None = None) -> Reason | None:
-        """The reason code that :meth:`apply` would refuse ``action`` with, or None."""
+        """The reason code that :meth:`apply` would refuse ``action`` with, or None
+        (``seat``, if given, is 0-based)."""
         if self.over:
             return Reason.MATCH_OVER
         if seat is not None and seat != self.round.to_move():
@@ -338,7 +348,7 @@ class Match:
         return self.round.why_illegal(action)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        """Apply ``action`` (for ``seat``, if given, which must be the seat to move)."""
+        """Apply ``action`` (for ``seat``, if given, 0-based, which must be the seat to move)."""
         rnd = self.round
         listed = not self.over and rnd.is_listed(action)
         if not listed or (seat is not None and seat != rnd.to_move()):
@@ -361,7 +371,7 @@ class Match:
         return twin
 
     def events_for(self, seat: int | None) -> list[ev.Event]:
-        """The event log as ``seat`` may see it (None: everything)."""
+        """The event log as ``seat`` (0-based) may see it (None: everything)."""
         out = []
         for event in self.events:
             seen = event.for_seat(seat)
@@ -370,7 +380,8 @@ class Match:
         return out
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see now, as JSON data (hands of others stay hidden, U43).
+        """What ``seat`` (0-based) may see now, as JSON data that names seats ``P1`` to
+        ``Pn`` (hands of others stay hidden, U43).
 
         ``value`` is the seat's hand value; it is left out while a drawn card makes the
         hand one card too long (the draw-and-discard game), where no value is defined.
