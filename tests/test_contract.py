@@ -632,6 +632,9 @@ def test_the_draw_game_turns_the_discard_pile_over() -> None:
     (record,) = ended["rounds"]
     assert record["reason"] == "stock-exhausted" and record["by"] is None
     assert record["hands"]["P1"] == ["AC", "KC", "4D"], "no card was drawn"
+    bare = _play("scat", [{"P1": "draw-stock"}], **(SCAT | {"stock": [], "discard": []}))
+    assert bare["steps"] == [{"accepted": True}]
+    assert bare["rounds"][0]["reason"] == "stock-exhausted"
 
 
 @pytest.mark.parametrize("stock", [["AS", "KD", "QH"], ["AS"]])
