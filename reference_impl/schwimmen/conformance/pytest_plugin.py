@@ -19,7 +19,7 @@ All rulesets and house rules run unless narrowed. ``--schwimmen-ruleset`` narrow
 run; a project claims the rulesets its engine implements once, either in its ini file::
 
     [tool.pytest.ini_options]
-    schwimmen_rulesets = ["pagat", "pagat+no-triples"]
+    schwimmen_rulesets = ["RULESET", "RULESET+HOUSE-RULE"]
 
 or from its ``conftest.py`` with the hook ``pytest_schwimmen_rulesets(config)``, which
 returns the list (or None to leave the choice to the ini option). The command line wins
