@@ -50,10 +50,12 @@ METHODS: Sequence[str] = (
 # What a program reads besides the methods; a test keeps this list true to ``Match``.
 ATTRIBUTES: Mapping[str, str] = {
     "over": "True once the match has ended",
-    "winners": "the seats that won (two when the last two share the win)",
-    "lives": "lives left per seat, counting down also where sticks count up (0: swimming or out)",
-    "eliminated": "the seats that are out",
-    "dealer": "the seat that deals the current round",
+    "winners": "the seats that won, as 0-based indices (seat 0 is P1); two when the last two "
+    "share the win",
+    "lives": "lives left per seat, by 0-based index, counting down also where sticks count up "
+    "(0: swimming or out)",
+    "eliminated": "the seats that are out (0-based indices)",
+    "dealer": "the seat that deals the current round (0-based index: 0 is P1)",
     "round_no": "the number of the current round, from 1",
     "round": "the current round's state (hands, middle, stock, knocker, phase)",
     "results": "one result per finished round: reason, losses, values, hands, and why",
