@@ -479,8 +479,12 @@ def testing_guide_markdown(
         "",
         f"Each case is a test item named {code('schwimmen::<fixture>[<ruleset>]')}: failed "
         "cases fail with the same report as above, skipped cases are skipped, errored cases "
-        f"error. {code('--schwimmen-ruleset')} (repeatable) and {code('--schwimmen-k')} narrow "
-        "the selection.",
+        f"error (with your engine's traceback when it raised). {code('--schwimmen-ruleset')} "
+        f"(repeatable) and {code('--schwimmen-k')} narrow the selection; so do pytest's own "
+        f"{code('-k')} and node ids such as {code('schwimmen::round/thirty-one-by-a-swap')}. "
+        "A project claims the rulesets its engine implements once, with the ini option "
+        f"{code('schwimmen_rulesets')} or the conftest hook "
+        f"{code('pytest_schwimmen_rulesets(config)')}; the command line wins over both.",
         "",
         "## The suite's documents {#documents}",
         "",
