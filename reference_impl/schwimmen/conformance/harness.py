@@ -162,9 +162,7 @@ def _verdict(suite: SuiteResult) -> Verdict:
 
 def default_rulesets(catalog: Catalog) -> list[str]:
     """The ten rulesets and every house rule on the ruleset it comes from."""
-    names = sorted(catalog.rulesets)
-    names += [f"{sf.data['origin']}+{hid}" for hid, sf in sorted(catalog.house_rules.items())]
-    return names
+    return catalog.standard_names()
 
 
 def resolve_all(catalog: Catalog, names: Sequence[str]) -> list[Ruleset]:

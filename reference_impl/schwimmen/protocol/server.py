@@ -91,7 +91,7 @@ def handle(message: Any, run_case: RunCase) -> dict[str, Any] | None:
         from schwimmen.spec.loader import Catalog
 
         catalog = Catalog.load()
-        return started("schwimmen-reference", __version__, catalog.names(), True)
+        return started("schwimmen-reference", __version__, catalog.standard_names(), True)
     seq, problem = _seq(message)
     if cmd != "run":
         if cmd is None:

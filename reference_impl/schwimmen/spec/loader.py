@@ -239,6 +239,15 @@ class Catalog:
     def names(self) -> list[str]:
         return sorted(self.rulesets) + sorted(self.house_rules)
 
+    def standard_names(self) -> list[str]:
+        """The rulesets of a default run: every ruleset, and every house rule on the
+        ruleset it comes from (``pagat+no-triples``), each a name ``resolve`` accepts."""
+        out = sorted(self.rulesets)
+        out += [
+            f"{sf.data['origin']}{SEPARATOR}{hid}" for hid, sf in sorted(self.house_rules.items())
+        ]
+        return out
+
     # ----------------------------------------------------------------- resolution
     def resolve(self, name: str) -> Ruleset:
         """Resolve ``base+overlay+...``; raise :class:`SpecErrors` with every problem found."""
