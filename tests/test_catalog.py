@@ -91,3 +91,19 @@ def test_points_are_exact_halves(catalog: Catalog) -> None:
     rules = catalog.resolve("pagat").rules
     assert rules.triples.points is not None
     assert rules.triples.points * 2 == 61
+
+
+def test_a_mutant_changes_only_what_it_is_asked_and_registers_nothing(catalog: Catalog) -> None:
+    from schwimmen.spec.errors import SpecErrors
+
+    names = catalog.standard_names()
+    base = catalog.resolve("pagat")
+    mutant = catalog.mutant("pagat", {"penalties.knocker_lowest": 2})
+    assert mutant.id == "pagat+{penalties.knocker_lowest=2}"
+    changed = {k for k in base.settings if base.value(k) != mutant.value(k)}
+    assert changed == {"penalties.knocker_lowest"}
+    assert mutant.settings["penalties.knocker_lowest"].provenance.why == "mutation"
+    assert catalog.standard_names() == names
+    with pytest.raises(SpecErrors) as info:
+        catalog.mutant("pagat", {"penalties.lowest": "two"})
+    assert "penalties.lowest" in str(info.value.errors[0])

@@ -13,9 +13,7 @@ under which the outcome holds.
 from __future__ import annotations
 
 import json
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from schwimmen.conformance.fixtures import Fixture
@@ -65,36 +63,26 @@ def hidden_dependencies(fixtures: list[Fixture]) -> tuple[list[HiddenDependency]
     catalog = Catalog.load()
     found: list[HiddenDependency] = []
     tried = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for base in sorted(catalog.rulesets):
-            values = catalog.resolve(base).values()
-            for path, choices in alternatives().items():
-                if path not in values:
+    for base in sorted(catalog.rulesets):
+        values = catalog.resolve(base).values()
+        for path, choices in alternatives().items():
+            if path not in values:
+                continue
+            for value in choices:
+                if value == values[path]:
                     continue
-                for value in choices:
-                    if value == values[path]:
+                try:
+                    ruleset = catalog.mutant(base, {path: value})
+                except SpecErrors:
+                    continue
+                tried += 1
+                for result in run_in_process(planned(fixtures, [ruleset]), run_case):
+                    case = result.case
+                    if result.status is Status.PASSED or path in case.where:
                         continue
-                    group, name = path.split(".")
-                    rule_id = f"mutant-{base}-{group}-{name}-{value}".replace("_", "-")
-                    file = Path(tmp) / f"{rule_id}.yaml"
-                    file.write_text(
-                        f"id: {rule_id}\nkind: house-rule\ntitle: mutation\norigin: {base}\n"
-                        f"rules:\n  {group}:\n    {name}:\n      value: {json.dumps(value)}\n"
-                        "      default: {why: mutation}\n",
-                        encoding="utf-8",
+                    if not case.where:
+                        continue
+                    found.append(
+                        HiddenDependency(result.fixture.id, case.label(), path, value, base)
                     )
-                    try:
-                        ruleset = catalog.resolve(f"{base}+{file}")
-                    except SpecErrors:
-                        continue
-                    tried += 1
-                    for result in run_in_process(planned(fixtures, [ruleset]), run_case):
-                        case = result.case
-                        if result.status is Status.PASSED or path in case.where:
-                            continue
-                        if not case.where:
-                            continue
-                        found.append(
-                            HiddenDependency(result.fixture.id, case.label(), path, value, base)
-                        )
     return found, tried

@@ -10,12 +10,15 @@ chain, overlays, conflicts, applicability, completeness, consistency) →
 from __future__ import annotations
 
 import difflib
+import json
 import os
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+
+import yaml
 
 from schwimmen.resources import spec_dir
 from schwimmen.spec import consistency
@@ -33,7 +36,7 @@ from schwimmen.spec.parameters import BY_PATH, PARAMETERS, applicable
 from schwimmen.spec.rules import build_rules
 from schwimmen.spec.sources import Bibliography, load_bibliography
 from schwimmen.spec.validation import schema_errors, value_errors
-from schwimmen.spec.yamlread import Document, YamlError, read_file
+from schwimmen.spec.yamlread import Document, YamlError, read_file, read_text
 
 SCHEMA = "ruleset.schema.json"
 SEPARATOR = "+"
@@ -254,25 +257,65 @@ class Catalog:
         if name in self._cache:
             return self._cache[name]
         parts = [p.strip() for p in name.split(SEPARATOR)]
+        base_file, overlay_files = self._lookup(parts)
+        ruleset = self._resolved(name, base_file, overlay_files)
+        self._cache[name] = ruleset
+        return ruleset
+
+    def mutant(self, name: str, changes: Mapping[str, Any], why: str = "mutation") -> Ruleset:
+        """``name`` (a ruleset or a composition) with the parameters in ``changes`` set to
+        other values, as one throw-away house rule laid over it last.
+
+        The test double of ``serve --play``, the fingerprint's candidates and the mutation
+        lint are all such rulesets. Nothing is registered, so the catalog's names and its
+        default run stay as they were. The values are checked as any house rule's are;
+        a bad one raises :class:`SpecErrors`. The id reads ``pagat+{penalties.lowest=2}``.
+        """
+        parts = [p.strip() for p in name.split(SEPARATOR)]
+        base_file, overlay_files = self._lookup(parts)
+        rules: dict[str, dict[str, Any]] = {}
+        for path, value in changes.items():
+            group, _, param = path.partition(".")
+            rules.setdefault(group, {})[param] = {"value": value, "default": {"why": why}}
+        data = {
+            "id": "mutant",
+            "kind": "house-rule",
+            "title": "parameters changed: " + ", ".join(changes),
+            "origin": base_file.id,
+            "rules": rules,
+        }
+        shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in changes.items())
+        doc = read_text("mutant.yaml", yaml.safe_dump(data, sort_keys=False))
+        errors = schema_errors(doc, SCHEMA)
+        if errors:
+            raise SpecErrors([_relabel(e, shown) for e in errors])
+        overlay = SpecFile(doc)
+        errors = check_file(overlay, self.bibliography, expected_kind="house-rule")
+        if errors:
+            raise SpecErrors([_relabel(e, shown) for e in errors])
+        return self._resolved(f"{name}+{{{shown}}}", base_file, [*overlay_files, overlay])
+
+    def _lookup(self, parts: list[str]) -> tuple[SpecFile, list[SpecFile]]:
         errors: list[SpecError] = []
         base_file = self._lookup_ruleset(parts[0], errors)
         overlays = [self._lookup_house_rule(p, errors) for p in parts[1:]]
         if base_file is None or any(o is None for o in overlays) or errors:
             raise SpecErrors(errors)
+        return base_file, [o for o in overlays if o is not None]
+
+    def _resolved(self, name: str, base_file: SpecFile, overlay_files: list[SpecFile]) -> Ruleset:
+        errors: list[SpecError] = []
         placed = self._chain(base_file, [], errors)
         if errors:
             raise SpecErrors(errors)
         base_values = {k: p.setting.value for k, p in placed.items()}
-        overlay_files = [o for o in overlays if o is not None]
         self._apply_overlays(placed, base_file, base_values, overlay_files, errors)
         if errors:
             raise SpecErrors(errors)
         self._check_resolved(placed, base_file, base_values, errors)
         if errors:
             raise SpecErrors(errors)
-        ruleset = self._build(name, base_file, overlay_files, placed)
-        self._cache[name] = ruleset
-        return ruleset
+        return self._build(name, base_file, overlay_files, placed)
 
     def _lookup_ruleset(self, name: str, errors: list[SpecError]) -> SpecFile | None:
         if name in self.rulesets:
@@ -509,6 +552,11 @@ def catalog_files(root: Path) -> list[tuple[Path, str]]:
         for folder, kind in (("rulesets", "ruleset"), ("house-rules", "house-rule"))
         for path in sorted((root / folder).glob("*.yaml"))
     ]
+
+
+def _relabel(error: SpecError, changes: str) -> SpecError:
+    """An error in a throw-away house rule, named by what it changes."""
+    return SpecError(f"<changes {changes}>", 1, 1, error.path, error.message)
 
 
 def _is_path(name: str) -> bool:
