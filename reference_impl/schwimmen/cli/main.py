@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+import yaml
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.protocol import rich_cast
 from rich.segment import Segment
@@ -199,7 +200,29 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from schwimmen.protocol.server import main as serve
 
-    return serve()
+    if args.play is None:
+        if args.set:
+            print("schwimmen serve: error: --set needs --play RULESET", file=sys.stderr)
+            return 2
+        return serve()
+    changes: dict[str, Any] = {}
+    for item in args.set:
+        path, sep, raw = item.partition("=")
+        if not sep or not path:
+            print(f"schwimmen serve: error: --set {item!r}: write PARAMETER=VALUE", file=sys.stderr)
+            return 2
+        try:
+            changes[path.strip()] = yaml.safe_load(raw)
+        except yaml.YAMLError:
+            print(f"schwimmen serve: error: --set {item!r}: the value is not YAML", file=sys.stderr)
+            return 2
+    try:
+        catalog = _catalog()
+        played = catalog.mutant(args.play, changes) if changes else catalog.resolve(args.play)
+    except SpecErrors as exc:
+        _report_spec_errors(exc)
+        return 2
+    return serve(played.values(), f"schwimmen-reference playing {played.id}")
 
 
 def _format_option(parser: argparse.ArgumentParser) -> None:
@@ -288,7 +311,23 @@ def build_parser() -> argparse.ArgumentParser:
         "one JSON request per line on stdin and answers one per line on stdout, in the "
         "protocol of conformance/PROTOCOL.md, until stop or the end of its input. Its start "
         "answer claims any ruleset (any_ruleset: true), so the harness runs every case; "
-        'try it with: schwimmen conformance --impl "schwimmen serve".',
+        'try it with: schwimmen conformance --impl "schwimmen serve". With --play it '
+        "plays another ruleset whatever the case names, while claiming the case's: a "
+        "test double of an engine that plays something else than it says.",
+    )
+    p.add_argument(
+        "--play",
+        metavar="RULESET[+HOUSE...]",
+        help="answer every case by playing this ruleset (or composition), whatever ruleset "
+        "the case names",
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="PARAMETER=VALUE",
+        help="with --play: change one parameter of it (repeatable; the value is YAML: "
+        "penalties.knocker_lowest=2, comparison.suit_order=[C,S,H,D])",
     )
     p.set_defaults(func=_cmd_serve)
     return parser

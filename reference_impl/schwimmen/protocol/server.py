@@ -77,7 +77,9 @@ def _seq(message: Mapping[str, Any]) -> tuple[int | None, str | None]:
     return None, f"seq must be a whole number from 0 to 2**53 - 1, not {_show(seq)}"
 
 
-def handle(message: Any, run_case: RunCase) -> dict[str, Any] | None:
+def handle(
+    message: Any, run_case: RunCase, name: str = "schwimmen-reference"
+) -> dict[str, Any] | None:
     """The answer to one message (None for ``stop``)."""
     if not isinstance(message, dict):
         return errored(None, f"a request is a JSON object with a 'cmd', not {_show(message)}")
@@ -91,7 +93,7 @@ def handle(message: Any, run_case: RunCase) -> dict[str, Any] | None:
         from schwimmen.spec.loader import Catalog
 
         catalog = Catalog.load()
-        return started("schwimmen-reference", __version__, catalog.standard_names(), True)
+        return started(name, __version__, catalog.standard_names(), True)
     seq, problem = _seq(message)
     if cmd != "run":
         if cmd is None:
@@ -179,12 +181,14 @@ def lines(stream: IO[bytes] | IO[str]) -> Iterator[str | BadRequest]:
             yield BadRequest(f"the request is not UTF-8 (byte {exc.start})")
 
 
-def answer(line: str | BadRequest, run_case: RunCase) -> dict[str, Any] | None:
+def answer(
+    line: str | BadRequest, run_case: RunCase, name: str = "schwimmen-reference"
+) -> dict[str, Any] | None:
     """The answer to one line: an errored one for any line that is no good request."""
     if isinstance(line, BadRequest):
         return errored(None, str(line))
     try:
-        return handle(parse(line), run_case)
+        return handle(parse(line), run_case, name)
     except BadRequest as exc:
         return errored(None, str(exc))
     except Exception as exc:  # never stop serving over a request
@@ -202,7 +206,28 @@ def dump(message: Mapping[str, Any]) -> str:
         return json.dumps(reply, separators=(",", ":"))
 
 
-def serve(stdin: IO[bytes] | IO[str], stdout: IO[str], run_case: RunCase | None = None) -> int:
+def playing(parameters: Mapping[str, Any], run_case: RunCase) -> RunCase:
+    """``run_case``, playing by ``parameters`` whatever ruleset a case names.
+
+    ``serve --play RULESET`` is a conforming engine with different rules that still
+    claims the case's ruleset: the test double of an engine that plays something other
+    than it says (the fingerprint and the fuzzer are tried against it), and a way to
+    see in a report what one rule changes."""
+
+    def run(case: Any) -> Mapping[str, Any]:
+        if isinstance(case, Mapping) and isinstance(case.get("ruleset"), Mapping):
+            case = {**case, "ruleset": {**case["ruleset"], "parameters": parameters}}
+        return run_case(case)
+
+    return run
+
+
+def serve(
+    stdin: IO[bytes] | IO[str],
+    stdout: IO[str],
+    run_case: RunCase | None = None,
+    name: str = "schwimmen-reference",
+) -> int:
     """Answer the requests on ``stdin`` until ``stop`` or its end."""
     if run_case is None:
         from schwimmen.engine.adapter import run_case as reference
@@ -211,7 +236,7 @@ def serve(stdin: IO[bytes] | IO[str], stdout: IO[str], run_case: RunCase | None 
     for line in lines(stdin):
         if isinstance(line, str) and not line.strip():
             continue
-        reply = answer(line, run_case)
+        reply = answer(line, run_case, name)
         if reply is None:
             return 0
         text = dump(reply)
@@ -224,5 +249,10 @@ def serve(stdin: IO[bytes] | IO[str], stdout: IO[str], run_case: RunCase | None 
     return 0
 
 
-def main() -> int:
-    return serve(sys.stdin.buffer, sys.stdout)
+def main(play: Mapping[str, Any] | None = None, name: str = "schwimmen-reference") -> int:
+    """Serve on stdin/stdout; with ``play``, by those parameters whatever the case says."""
+    if play is None:
+        return serve(sys.stdin.buffer, sys.stdout, name=name)
+    from schwimmen.engine.adapter import run_case
+
+    return serve(sys.stdin.buffer, sys.stdout, playing(play, run_case), name)
