@@ -240,7 +240,7 @@ def test_the_reference_reports_only_what_the_documents_name() -> None:
                 assert by is None, where
             elif reason == "knock":
                 assert by == knocker is not None, where
-            elif reason == "two-open":
+            elif reason in ("two-open", "one-open"):
                 assert by is not None and knocker is not None, where
             else:
                 value = record["values"][by]

@@ -8,19 +8,25 @@ function card(text) {
   return { rank: text.slice(0, -1), suit: text.slice(-1) };
 }
 
+// The rank of which a hand holds three cards (in a four-card hand: three or four), or null.
+function groupRank(cards) {
+  const held = cards.find((c) => cards.filter((d) => d.rank === c.rank).length >= 3);
+  return held ? held.rank : null;
+}
+
 // What one hand is worth under the parameters (only the rules this adapter knows).
 function evaluate(cards, p) {
   const values = p["cards.values"];
-  const sameRank = cards.length === 3 && cards.every((c) => c.rank === cards[0].rank);
+  const group = groupRank(cards);
   const aces = p["three_aces.kind"];
-  if (sameRank && cards[0].rank === "A" && aces !== "ordinary") {
+  if (group === "A" && aces !== "ordinary") {
     return null; // Feuer and friends: not implemented here
   }
-  if (sameRank && cards[0].rank === "7" && p["three_sevens.kind"] !== "ordinary") return null;
+  if (group === "7" && p["three_sevens.kind"] !== "ordinary") return null;
   if ((p["protection.hands"] || []).length) return null;
   const triples = p["triples.points"];
   const triRanks = p["triples.ranks"];
-  if (sameRank && triples !== "none" && (triRanks === "all" || triRanks.includes(cards[0].rank))) {
+  if (group && triples !== "none" && (triRanks === "all" || triRanks.includes(group))) {
     return { points: triples, hand: "triple", suit: null, maximum: false };
   }
   let best = null;
@@ -31,14 +37,17 @@ function evaluate(cards, p) {
     const order = p["comparison.suit_order"];
     const rank = order === "none" ? 0 : order.length - order.indexOf(suit);
     if (!best || total > best.total || (total === best.total && rank > best.rank)) {
-      best = { total, rank, suit };
+      best = { total, rank, suit, inSuit };
     }
   }
+  // Where only an ace with a king or a queen is a 31, ace, jack and ten count 31 but are none.
+  const named = p["maximum.hands"] !== "ace-with-king-or-queen"
+    || best.inSuit.some((c) => c.rank === "K" || c.rank === "Q");
   return {
     points: best.total,
     hand: "suit",
     suit: best.suit,
-    maximum: best.total === p["maximum.points"],
+    maximum: best.total === p["maximum.points"] && named,
   };
 }
 

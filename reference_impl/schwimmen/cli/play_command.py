@@ -208,6 +208,7 @@ class Game:
             "all-passed": "everybody passed and the middle cannot be replaced",
             "stock-exhausted": "the stock is used up",
             "two-open": "only two players have not closed",
+            "one-open": "only one player has not closed",
         }[event.reason]
         when = " at the deal" if event.at_deal else ""
         c.print(Text(f"\nThe round ends{when}: {why}.", style="bold"))

@@ -280,6 +280,7 @@ _REASON: Mapping[str, str] = {
     "all-passed": "everybody passed",
     "stock-exhausted": "the stock ran out",
     "two-open": "only two players have not closed",
+    "one-open": "only one player has not closed",
 }
 _HAND: Mapping[str, str] = {
     "suit": "in one suit",

@@ -203,7 +203,8 @@ def play_guide_markdown(
                     "rounds ending by …",
                     "how the rounds ended: *knock* (the last cycle after a knock), *maximum* "
                     "(a 31, or 41, shown), *feuer*, *feuer-light*, *all-passed* (the middle "
-                    "could not be replaced), *stock-exhausted*, *two-open* (Dutch closing)",
+                    "could not be replaced), *stock-exhausted*, *two-open* (Dutch closing), "
+                    "*one-open* (Dutch closing where the last two play on)",
                 ],
                 [
                     "of them at the deal",

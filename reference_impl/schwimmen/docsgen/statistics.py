@@ -43,6 +43,7 @@ REASONS: Mapping[str, str] = {
     "all-passed": "all passed",
     "stock-exhausted": "stock used up",
     "two-open": "two left open",
+    "one-open": "one left open",
 }
 REASON_HELP: Mapping[str, str] = {
     "knock": "a player knocked and the last cycle was played",
@@ -52,6 +53,7 @@ REASON_HELP: Mapping[str, str] = {
     "all-passed": "everybody passed and the middle could not be replaced",
     "stock-exhausted": "the stock ran out (draw-and-discard games)",
     "two-open": "closing went round until only two players had not closed (Dutch)",
+    "one-open": "closing went round until only one player had not closed (the last two played on)",
 }
 
 

@@ -44,8 +44,9 @@ class GreedyBot:
 
     The threshold is in points (26 by default, a common table habit: s001's tactics
     mention knocking with 24–27). It keeps a dealt hand worth 20 or more, always shows a
-    31 when showing is optional, and in the draw-and-discard game takes the discard only
-    when it improves the hand.
+    31 when showing is optional, closes where it may not pass and no swap improves its
+    hand, and in the draw-and-discard game takes the discard only when it improves the
+    hand.
     """
 
     def __init__(self, threshold: float = 26.0) -> None:
@@ -90,7 +91,9 @@ class GreedyBot:
         if ActionKind.TURN_UP in kinds and not good:
             return Action(ActionKind.TURN_UP)
         best_action: Action | None = None
-        best_key = self._key(ev, hand) if any(a.kind is ActionKind.PASS for a in legal) else -1
+        now = self._key(ev, hand)
+        may_pass = any(a.kind is ActionKind.PASS for a in legal)
+        best_key = now if may_pass else -1
         for action in legal:
             if action.knock or action.kind not in (ActionKind.SWAP, ActionKind.SWAP_ALL):
                 continue
@@ -101,6 +104,11 @@ class GreedyBot:
             key = self._key(ev, after)
             if key > best_key:
                 best_key, best_action = key, action
+        if not may_pass and knock_plain and best_key <= now:
+            # Where every turn must swap (the Dutch game), a player whom no swap helps closes
+            # rather than make his hand worse; two such players would otherwise swap the same
+            # cards back and forth for ever.
+            return knock_plain[0]
         if best_action is None:
             passes = [a for a in legal if a.kind is ActionKind.PASS and not a.knock]
             best_action = passes[0] if passes else legal[0]

@@ -51,11 +51,19 @@ def showdown(hands, n, knocker, reached):
     cand = [i for i in range(n) if not packed[i] & 8]
     if not cand:
         return losses
+#if PROTECT_EXEMPTS
+    low = min(packed) >> 8
+#else
     low = min(packed[i] >> 8 for i in cand)
+#endif
     losers = [i for i in cand if packed[i] >> 8 == low]
 #else
     low = min(packed) >> 8
     losers = [i for i in range(n) if packed[i] >> 8 == low]
+#endif
+#if KNOCKER_TIED_ORDINARY
+    if len(losers) > 1:
+        knocker = -1
 #endif
 #if TIED_LAST
     if len(losers) > 1:
@@ -68,12 +76,14 @@ def showdown(hands, n, knocker, reached):
 
 
 def special(hands, n, holders, pen, maximum_event, knocker, reached):
-    lives, maxh = pen
+    lives, maxh, plain_only = pen
     if lives == 0:
         return showdown(hands, n, knocker, reached)
     losses = [0] * n
     for i in range(n):
         if i in holders:
+            continue
+        if plain_only and LOOK(hands[i]) & 16:
             continue
         if maxh >= 0 and not maximum_event and LOOK(hands[i]) & 1:
             losses[i] = maxh
@@ -444,8 +454,8 @@ def play_round(deck, n, r, trace):
 #if NL
             closed[cur] = True
             open_count -= 1
-            if open_count <= 2:
-                return R_TWO_OPEN, False, showdown(hands, n, knocker, reached)
+            if open_count <= OPEN_LEFT:
+                return R_OPEN_END, False, showdown(hands, n, knocker, reached)
             again = False
 #else
 #if UNTIL_DEALER
@@ -511,10 +521,16 @@ def preprocess(source: str, flags: Mapping[str, bool]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _penalty(p: Penalty | None) -> tuple[int, int]:
+def _penalty(p: Penalty | None) -> tuple[int, int, bool]:
+    """(lives, lives of a 31 holder or -1, only players without a special hand lose);
+    0 lives: the ordinary showdown decides."""
     if p is None or p.kind is v.PenaltyKind.SHOWDOWN:
-        return (0, -1)
-    return (p.lives, -1 if p.maximum_holders is None else p.maximum_holders)
+        return (0, -1, False)
+    return (
+        p.lives,
+        -1 if p.maximum_holders is None else p.maximum_holders,
+        p.kind is v.PenaltyKind.ALL_WITHOUT_SPECIAL,
+    )
 
 
 def rule_flags(rules: Rules) -> dict[str, bool]:
@@ -538,8 +554,10 @@ def rule_flags(rules: Rules) -> dict[str, bool]:
         or rules.maximum.at_deal is v.AtDeal.MUST_SHOW,
         "PUNISH": rules.three_aces.kind is v.AcesKind.PUNISHES_ALL_WITHOUT_SPECIAL,
         "PROTECT": bool(rules.protection.hands),
+        "PROTECT_EXEMPTS": rules.protection.effect is v.ProtectionEffect.EXEMPTS_HOLDER,
         "NOBODY_ON_TIE": rules.penalties.complete_tie is v.CompleteTie.NOBODY_LOSES,
         "TIED_LAST": rules.penalties.tied_lowest is v.TiedLowest.LAST_TO_REACH_LOSES,
+        "KNOCKER_TIED_ORDINARY": rules.penalties.knocker_tied is v.KnockerTied.ORDINARY,
         "PASS_FREE": t.passing is v.Passing.FREE,
         "PASS_FORBIDDEN": t.passing is v.Passing.FORBIDDEN,
         "PASS_ONCE": t.passing is v.Passing.ONCE_PER_DEAL,
@@ -549,7 +567,7 @@ def rule_flags(rules: Rules) -> dict[str, bool]:
         "REQ_MAX": k.requires is v.KnockRequires.MAXIMUM,
         "NO_FIRST_KNOCK": k.first_turn is v.KnockFirstTurn.NOT_ON_FIRST_TURN_OF_DEAL,
         "ONE_KNOCK": k.per_round is v.KnocksPerRound.ONE,
-        "NL": k.then is v.AfterKnock.PLAY_UNTIL_TWO_OPEN,
+        "NL": k.then is not v.AfterKnock.LAST_CYCLE,
         "UNTIL_DEALER": k.last_cycle is v.LastCycle.UNTIL_DEALER,
         "REPLACE": rules.all_pass.replacement is v.Replacement.FROM_STOCK
         and rules.dealing.rest_of_pack is not v.RestOfPack.SET_ASIDE,
@@ -599,6 +617,8 @@ def compile_round(rules: Rules, *, trace: bool = False) -> CompiledRound:
         "PEN_LIGHT": _penalty(rules.three_sevens.penalty),
         "PEN_MAX_DEAL": _penalty(rules.maximum.penalty_at_deal),
         "PEN_MAX_PLAY": _penalty(rules.maximum.penalty_in_play),
+        # personal closing: how many players may still be open when a close ends the round
+        "OPEN_LEFT": 1 if rules.knocking.then is v.AfterKnock.PLAY_UNTIL_ONE_OPEN else 2,
     }
     short = {
         EndReason.KNOCK: "R_KNOCK",
@@ -608,9 +628,12 @@ def compile_round(rules: Rules, *, trace: bool = False) -> CompiledRound:
         EndReason.ALL_PASSED: "R_ALL_PASSED",
         EndReason.STOCK_EXHAUSTED: "R_STOCK",
         EndReason.TWO_OPEN: "R_TWO_OPEN",
+        EndReason.ONE_OPEN: "R_ONE_OPEN",
     }
     for i, reason in enumerate(REASONS):
         namespace[short[reason]] = i
+    one_open = rules.knocking.then is v.AfterKnock.PLAY_UNTIL_ONE_OPEN
+    namespace["R_OPEN_END"] = namespace["R_ONE_OPEN" if one_open else "R_TWO_OPEN"]
     exec(compile(source, f"<compiled round {id(rules):x}>", "exec"), namespace)
     return CompiledRound(rules, source, namespace["play_round"])
 

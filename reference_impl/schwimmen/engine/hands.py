@@ -22,7 +22,14 @@ from schwimmen.protocol.cards import Card, deck, rank_of, suit_of
 from schwimmen.spec.parameters import SUITS
 from schwimmen.spec.present import points as points_text
 from schwimmen.spec.rules import Rules
-from schwimmen.spec.vocabulary import AcesKind, CardByCard, ProtectingHand, SevensKind, TripleOrder
+from schwimmen.spec.vocabulary import (
+    AcesKind,
+    CardByCard,
+    MaximumHands,
+    ProtectingHand,
+    SevensKind,
+    TripleOrder,
+)
 
 MAXIMUM = 1
 FEUER = 2
@@ -120,6 +127,18 @@ class Evaluator:
         )
         self._suit_rank_by_index = {SUITS.index(s): r for s, r in self.suit_rank.items()}
         self.hand_size = cards.hand_size
+        # Four-card hands are worth more than their best suit only where triples or three
+        # aces count; otherwise every four-card hand is an ordinary one (table building).
+        self._four_card_groups = cards.hand_size != 3 and (
+            rules.triples.points is not None or rules.three_aces.kind is not AcesKind.ORDINARY
+        )
+        # The ranks of which a maximum hand must hold one (the beginner guide's literal 31,
+        # U12); None: every hand that reaches the maximum is one.
+        self._maximum_ranks: frozenset[str] | None = (
+            frozenset({"K", "Q"})
+            if rules.maximum.hands is MaximumHands.ACE_WITH_KING_OR_QUEEN
+            else None
+        )
         self.flat: list[int] = []
         self.by_sorted: dict[tuple[Card, ...], int] = {}
         self._values: dict[tuple[Card, ...], HandValue] = {}
@@ -131,9 +150,8 @@ class Evaluator:
     def evaluate(self, hand: Sequence[Card]) -> HandValue:
         """Evaluate ``hand`` from the rules (slow; the tables are built from this)."""
         rules = self.rules
-        first = rank_of(hand[0])
-        same_rank = len(hand) == 3 and all(rank_of(c) == first for c in hand)
-        rank = first if same_rank else None
+        rank = _group_rank(hand)
+        same_rank = rank is not None
         flags = 0
 
         if same_rank and rank == "A":
@@ -163,7 +181,8 @@ class Evaluator:
 
         triples = rules.triples
         if same_rank and triples.points is not None and rank in triples.ranks:
-            return self._valued(hand, HandKind.TRIPLE, triples.points, None, tuple(hand), flags)
+            group = tuple(c for c in hand if rank_of(c) == rank)
+            return self._valued(hand, HandKind.TRIPLE, triples.points, None, group, flags)
 
         best_suit, best_sum, best_rank = None, -1, list[int]()
         for suit in self.rules.cards.suits:
@@ -179,7 +198,7 @@ class Evaluator:
             if ranking > (best_sum, self.suit_rank.get(best_suit or "", 0), best_rank):
                 best_suit, best_sum, best_rank = suit, total, ranking[2]
         counting = tuple(c for c in hand if suit_of(c) == best_suit)
-        if best_sum == rules.maximum.points:
+        if best_sum == rules.maximum.points and self._is_maximum_hand(counting):
             flags |= MAXIMUM
         return self._valued(hand, HandKind.SUIT, Fraction(best_sum), best_suit, counting, flags)
 
@@ -207,7 +226,7 @@ class Evaluator:
         rules = self.rules
         triple_rank = 0
         if kind is HandKind.TRIPLE and rules.triples.order is TripleOrder.BY_RANK:
-            triple_rank = self.rank_pos[hand[0]] + 1
+            triple_rank = self.rank_pos[counting[0]] + 1
         compared: tuple[Card, ...] = ()
         if rules.comparison.card_by_card is CardByCard.COUNTING_CARDS:
             compared = counting
@@ -239,12 +258,17 @@ class Evaluator:
         key = key * 8 + suit_rank
         return key
 
+    def _is_maximum_hand(self, counting: Sequence[Card]) -> bool:
+        """Whether the cards that reach the maximum make a maximum hand (maximum.hands)."""
+        needed = self._maximum_ranks
+        return needed is None or any(rank_of(c) in needed for c in counting)
+
     # ------------------------------------------------------------------ tables
     def _ordinary(self, hand: Sequence[Card]) -> bool:
         """True when no special hand, no triple and no protection can apply: the hand is
         worth its best suit, and :meth:`_fast` computes exactly what :meth:`evaluate` does."""
         if len(hand) != 3:
-            return True
+            return not (self._four_card_groups and _group_rank(hand) is not None)
         a, b, c = hand
         if a & 15 == b & 15 == c & 15:
             return False
@@ -271,7 +295,16 @@ class Evaluator:
         for i in range(4):
             cards_part = cards_part * 16 + (digits[i] + 1 if i < len(digits) else 0)
         key = (((total * 2) * 16) * 65536 + cards_part) * 8 + suit_rank
-        flags = MAXIMUM if total == self.rules.maximum.points else 0
+        flags = 0
+        if total == self.rules.maximum.points:
+            by_suit: dict[int, list[Card]] = {}
+            for c in hand:
+                by_suit.setdefault(c >> 4, []).append(c)
+            if any(
+                sum(self.values[c] for c in cards) == total and self._is_maximum_hand(cards)
+                for cards in by_suit.values()
+            ):
+                flags = MAXIMUM
         return key << FLAG_BITS | flags
 
     def _entry(self, hand: Sequence[Card]) -> int:
@@ -357,6 +390,19 @@ class Evaluator:
         return self.by_sorted[tuple(sorted(hand))]
 
 
+def _group_rank(hand: Sequence[Card]) -> str | None:
+    """The rank of which ``hand`` holds three (in a four-card hand: three or four) cards,
+    or None. A three-card hand must be all of one rank."""
+    first = rank_of(hand[0])
+    if len(hand) == 3:
+        return first if all(rank_of(c) == first for c in hand) else None
+    ranks = [rank_of(c) for c in hand]
+    for rank in ranks[:2]:
+        if ranks.count(rank) >= 3:
+            return rank
+    return None
+
+
 class _LazyTable(dict[tuple[Card, ...], int]):
     """A dict that evaluates a hand the first time it is looked up."""
 
@@ -378,6 +424,7 @@ def scoring_key(rules: Rules) -> tuple[object, ...]:
         tuple(sorted(c.values.items())),
         c.hand_size,
         rules.maximum.points,
+        rules.maximum.hands,
         rules.triples.points,
         tuple(sorted(rules.triples.ranks)),
         rules.triples.order,

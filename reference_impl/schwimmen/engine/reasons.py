@@ -128,6 +128,10 @@ ENDINGS: dict[str, Ending] = {
         "personal closing: a close left only two players open",
         "the seat whose close left two open (knocker: the first to close)",
     ),
+    "one-open": Ending(
+        "personal closing where the last two play on: a close left only one player open",
+        "the seat whose close left one open (knocker: the first to close)",
+    ),
 }
 """Every way a round ends, by the ``reason`` of its record (``EndReason`` in rounds.py)."""
 

@@ -50,6 +50,7 @@ from schwimmen.spec.vocabulary import (
     AtDeal,
     CompleteTie,
     InPlay,
+    KnockerTied,
     KnockFirstTurn,
     KnockForm,
     KnockRequires,
@@ -61,6 +62,7 @@ from schwimmen.spec.vocabulary import (
     OldMiddle,
     Passing,
     PenaltyKind,
+    ProtectionEffect,
     Rediscard,
     Replacement,
     RestOfPack,
@@ -87,6 +89,7 @@ class EndReason(StrEnum):
     ALL_PASSED = "all-passed"
     STOCK_EXHAUSTED = "stock-exhausted"
     TWO_OPEN = "two-open"
+    ONE_OPEN = "one-open"
 
 
 @dataclass(frozen=True)
@@ -791,10 +794,16 @@ class Round:
         """Start what a knock starts; True when the round ended at once."""
         knocking = self.rules.knocking
         self.knocker = seat if self.knocker is None else self.knocker
-        if knocking.then is AfterKnock.PLAY_UNTIL_TWO_OPEN:
+        then = knocking.then
+        if then is not AfterKnock.LAST_CYCLE:
+            # personal closing (U21): the closer stops; the round ends when too few are open
             self.closed.add(seat)
-            if len(self.seats) - len(self.closed) <= 2:
+            still_open = len(self.seats) - len(self.closed)
+            if then is AfterKnock.PLAY_UNTIL_TWO_OPEN and still_open <= 2:
                 self._end_showdown(EndReason.TWO_OPEN, seat)
+                return True
+            if then is AfterKnock.PLAY_UNTIL_ONE_OPEN and still_open <= 1:
+                self._end_showdown(EndReason.ONE_OPEN, seat)
                 return True
             return False
         queue: list[int] = []
@@ -912,6 +921,20 @@ class Round:
             losses, why = self.showdown_losses(values)
             self._finish(reason, at_deal, by, losses, tuple(holders), values, why)
             return
+        names = ", ".join(seat_name(s) for s in holders)
+        what = {EndReason.FEUER: "Feuer", EndReason.FEUER_LIGHT: "Feuer light"}.get(reason, "31")
+        if penalty.kind is PenaltyKind.ALL_WITHOUT_SPECIAL:
+            losses = {
+                s: penalty.lives
+                for s in self.seats
+                if s not in holders and not values[s].flags & SPECIAL
+            }
+            why = (
+                f"{what} shown by {names}: every player without a special hand loses "
+                f"{penalty.lives}"
+            )
+            self._finish(reason, at_deal, by, losses, tuple(holders), values, why)
+            return
         losses = {}
         maximum_holders = penalty.maximum_holders
         exempt = set(holders)
@@ -927,8 +950,6 @@ class Round:
                 lives = maximum_holders
             if lives:
                 losses[s] = lives
-        names = ", ".join(seat_name(s) for s in holders)
-        what = {EndReason.FEUER: "Feuer", EndReason.FEUER_LIGHT: "Feuer light"}.get(reason, "31")
         why = f"{what} shown by {names}: every other player loses {penalty.lives}"
         if maximum_holders is not None and reason is not EndReason.MAXIMUM:
             why += f", a holder of 31 loses {maximum_holders}"
@@ -958,18 +979,25 @@ class Round:
         candidates = [s for s in seats if not values[s].flags & PROTECTED]
         if not candidates:
             return {}, "every hand is protected: nobody loses"
-        low = min(values[s].key for s in candidates)
+        if rules.protection.effect is ProtectionEffect.EXEMPTS_HOLDER:
+            low = min(values[s].key for s in seats)
+        else:
+            low = min(values[s].key for s in candidates)
         losers = [s for s in candidates if values[s].key == low]
+        if not losers:
+            return {}, "the lowest hand is protected: nobody loses"
         note = ""
-        if len(losers) > 1 and rules.penalties.tied_lowest is TiedLowest.LAST_TO_REACH_LOSES:
+        tied = len(losers) > 1
+        if tied and rules.penalties.tied_lowest is TiedLowest.LAST_TO_REACH_LOSES:
             latest = max(self.reached.get(s, 0) for s in losers)
             losers = [s for s in losers if self.reached.get(s, 0) == latest]
             note = " (of the tied hands, only the one reached last loses)"
+        knocker = self.knocker
+        if tied and rules.penalties.knocker_tied is KnockerTied.ORDINARY:
+            knocker = None
         losses = {}
         for s in losers:
-            losses[s] = (
-                rules.penalties.knocker_lowest if s == self.knocker else rules.penalties.lowest
-            )
+            losses[s] = rules.penalties.knocker_lowest if s == knocker else rules.penalties.lowest
         shown = values[losers[0]]
         worth = value_forms(shown)[2]
         names = ", ".join([seat_name(s) for s in losers])
@@ -977,8 +1005,12 @@ class Round:
         why = f"lowest hand {worth}: {names}{note}"
         if protected:
             why += f"; protected: {', '.join(seat_name(s) for s in protected)}"
-        if self.knocker in losses and rules.penalties.knocker_lowest != rules.penalties.lowest:
-            why += f"; the knocker {seat_name(self.knocker or 0)} loses {losses[self.knocker or 0]}"
+        if (
+            knocker is not None
+            and knocker in losses
+            and (rules.penalties.knocker_lowest != rules.penalties.lowest)
+        ):
+            why += f"; the knocker {seat_name(knocker)} loses {losses[knocker]}"
         return losses, why
 
     def _finish(

@@ -259,7 +259,7 @@ class RoundEnded(Event):
 
     ``values`` maps each seat to ``{"points": 30.5 | null, "hand": kind, "suit": "H" |
     null}``; ``losses`` maps each losing seat to the lives it loses; ``reason`` is one of
-    knock, maximum, feuer, feuer-light, all-passed, stock-exhausted, two-open.
+    knock, maximum, feuer, feuer-light, all-passed, stock-exhausted, two-open, one-open.
     """
 
     type: ClassVar[str] = "round-ended"

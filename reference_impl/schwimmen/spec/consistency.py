@@ -83,8 +83,8 @@ def _problems(values: Mapping[str, Any]) -> Iterator[PROBLEM]:
         )
 
     aces = values["three_aces.kind"]
-    if aces != "ordinary" and ("A" not in ranks or hand != 3):
-        yield "three_aces.kind", "three aces as a special hand need aces and three-card hands"
+    if aces != "ordinary" and "A" not in ranks:
+        yield "three_aces.kind", "three aces as a special hand need aces in the pack"
     if aces == "fixed-points" and values.get("three_aces.points") == "none":
         yield "three_aces.points", "three aces with fixed points need a number of points"
     if values["three_sevens.kind"] != "ordinary" and ("7" not in ranks or hand != 3):

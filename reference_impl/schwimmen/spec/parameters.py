@@ -45,12 +45,17 @@ class Condition:
 
 
 def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        # a list as read from JSON or YAML, a tuple once frozen by the loader
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     return bool(type(a) is type(b) and a == b) or (
         isinstance(a, int | float) and isinstance(b, int | float) and a == b
     )
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
     return str(value) if not isinstance(value, str) else value
 
 
@@ -415,6 +420,9 @@ _PARAMETERS: tuple[Parameter, ...] = (
             "last-cycle": "Every other active player has one more turn, then all hands are shown.",
             "play-until-two-open": "The closer stops playing; the others play on until at most two "
             "players have not closed, then all hands are shown (U21).",
+            "play-until-one-open": "The closer stops playing; the others play on, the last two "
+            "as well, until only one player has not closed, then all hands are shown (U21's "
+            "option: the last two play on until one of them closes).",
         },
         matrix="2.12",
     ),
@@ -441,6 +449,21 @@ _PARAMETERS: tuple[Parameter, ...] = (
         "hand' for the rules of this group.",
         {"type": "integer", "minimum": 1, "maximum": 60},
         matrix="2.13, 2.29",
+    ),
+    Parameter(
+        "maximum.hands",
+        "Which hands are a 31",
+        "Which hands that reach the maximum count as a maximum hand (a '31') for the rules of "
+        "this group: shown at once, ending the round, exempting from a penalty, closing with "
+        "31 (U12). A hand that is not one still counts its points.",
+        {},
+        choices={
+            "any": "Every hand whose best suit reaches the maximum: an ace and ten-point cards "
+            "of its suit.",
+            "ace-with-king-or-queen": "Only an ace with a king or a queen and one more "
+            "ten-point card of its suit; ace, jack and ten count 31 points but are no 31 hand.",
+        },
+        matrix="2.13, 2.15",
     ),
     Parameter(
         "maximum.at_deal",
@@ -487,7 +510,8 @@ _PARAMETERS: tuple[Parameter, ...] = (
         "triples.points",
         "Value of a triple",
         "What three cards of one rank (Drilling) count, whatever their suits; 'none' when a "
-        "triple counts only its best suit.",
+        "triple counts only its best suit. In four-card hands a triple is three or four cards "
+        "of one rank among the four.",
         {
             "anyOf": [{"const": "none"}, POINTS_SCHEMA],
             "x-messages": {"anyOf": "must be 'none' or points in steps of one half (30.5)"},
@@ -524,7 +548,8 @@ _PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         "three_aces.kind",
         "What three aces are",
-        "What a hand of three aces means.",
+        "What a hand of three aces means (in four-card hands: three or four aces among the "
+        "four cards).",
         {},
         choices={
             "ordinary": "Nothing special: it counts as a triple (if triples of aces count) or its "
@@ -592,8 +617,7 @@ _PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         "protection.hands",
         "Hands that protect",
-        "Hands whose holder cannot lose at the showdown; the loss goes to the lowest player "
-        "without protection (U19).",
+        "Hands whose holder cannot lose at the showdown; protection.effect says who loses instead.",
         {
             "type": "array",
             "items": {"enum": ["three-sixes", "six-seven-eight-suited"]},
@@ -602,6 +626,20 @@ _PARAMETERS: tuple[Parameter, ...] = (
         choices={
             "three-sixes": "Three sixes.",
             "six-seven-eight-suited": "Six, seven and eight of one suit.",
+        },
+        matrix="2.19",
+    ),
+    Parameter(
+        "protection.effect",
+        "What protection does",
+        "Who loses at a showdown when the lowest hand is protected.",
+        {},
+        applies_when=(unless("protection.hands", ()),),
+        choices={
+            "passes-to-next-lowest": "The protected player does not lose; the lowest player "
+            "without protection loses in his place (U19).",
+            "exempts-holder": "The protected player does not lose, and nobody loses in his "
+            "place; players without protection tied with him for lowest still lose.",
         },
         matrix="2.19",
     ),
@@ -684,10 +722,24 @@ _PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         "penalties.knocker_lowest",
         "Knocker who ends lowest",
-        "How many lives a knocker loses when his hand is (among) the lowest at a normal showdown; "
-        "the other tied players lose the ordinary amount (U23). Not applied when Feuer or a 31 "
-        "ended the round (U26).",
+        "How many lives a knocker loses when his hand is the lowest at a normal showdown "
+        "(penalties.knocker_tied says what a tie for lowest costs him). Not applied when Feuer "
+        "or a 31 ended the round (U26).",
         {"type": "integer", "minimum": 1, "maximum": 5},
+        matrix="2.22",
+    ),
+    Parameter(
+        "penalties.knocker_tied",
+        "Knocker tied for lowest",
+        "What a knocker loses when other players share his lowest hand at a normal showdown "
+        "(U23); it matters only where penalties.knocker_lowest differs from penalties.lowest.",
+        {},
+        choices={
+            "knocker-penalty": "He loses penalties.knocker_lowest, the others tied with him the "
+            "ordinary amount (U23).",
+            "ordinary": "He loses the ordinary amount like the others tied with him; the "
+            "knocker's penalty applies only when he alone is lowest.",
+        },
         matrix="2.22",
     ),
     # ------------------------------------------------------------------ lives
@@ -823,16 +875,19 @@ def _enum_table() -> Mapping[str, type[Any]]:
         "knocking.per_round": v.KnocksPerRound,
         "knocking.then": v.AfterKnock,
         "knocking.last_cycle": v.LastCycle,
+        "maximum.hands": v.MaximumHands,
         "maximum.at_deal": v.AtDeal,
         "maximum.in_play": v.InPlay,
         "triples.order": v.TripleOrder,
         "three_aces.kind": v.AcesKind,
         "three_sevens.kind": v.SevensKind,
         "protection.hands": v.ProtectingHand,
+        "protection.effect": v.ProtectionEffect,
         "washout.rule": v.Washout,
         "comparison.card_by_card": v.CardByCard,
         "penalties.tied_lowest": v.TiedLowest,
         "penalties.complete_tie": v.CompleteTie,
+        "penalties.knocker_tied": v.KnockerTied,
         "lives.counting": v.Counting,
         "lives.after_last": v.AfterLast,
         "lives.multi_loss": v.MultiLoss,

@@ -30,6 +30,8 @@ def points(value: Any) -> str:
 def penalty(value: Mapping[str, Any]) -> str:
     if value["kind"] == "showdown":
         return "ordinary showdown (the lowest loses)"
+    if value["kind"] == "all-without-special":
+        return f"every player without a special hand loses {value['lives']}"
     text = f"all others lose {value['lives']}"
     if value.get("maximum_holders") is not None:
         text += f", other holders of 31 lose {value['maximum_holders']}"

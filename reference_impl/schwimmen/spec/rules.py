@@ -85,6 +85,7 @@ class Knocking:
 @dataclass(frozen=True)
 class Maximum:
     points: int
+    hands: v.MaximumHands
     at_deal: v.AtDeal
     in_play: v.InPlay
     penalty_at_deal: Penalty | None
@@ -115,6 +116,7 @@ class ThreeSevens:
 @dataclass(frozen=True)
 class Protection:
     hands: frozenset[v.ProtectingHand]
+    effect: v.ProtectionEffect | None
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,7 @@ class Penalties:
     tied_lowest: v.TiedLowest
     complete_tie: v.CompleteTie
     knocker_lowest: int
+    knocker_tied: v.KnockerTied
 
 
 @dataclass(frozen=True)
@@ -247,6 +250,7 @@ def build_rules(values: Mapping[str, Any]) -> Rules:
         ),
         maximum=Maximum(
             points=int(get("maximum.points")),
+            hands=v.MaximumHands(get("maximum.hands")),
             at_deal=v.AtDeal(get("maximum.at_deal")),
             in_play=v.InPlay(get("maximum.in_play")),
             penalty_at_deal=_penalty(get("maximum.penalty_at_deal")),
@@ -269,6 +273,7 @@ def build_rules(values: Mapping[str, Any]) -> Rules:
         ),
         protection=Protection(
             hands=frozenset(v.ProtectingHand(h) for h in (get("protection.hands") or ())),
+            effect=opt(v.ProtectionEffect, "protection.effect"),
         ),
         washout=WashoutRules(rule=v.Washout(get("washout.rule") or v.Washout.NONE)),
         comparison=Comparison(
@@ -280,6 +285,7 @@ def build_rules(values: Mapping[str, Any]) -> Rules:
             tied_lowest=v.TiedLowest(get("penalties.tied_lowest")),
             complete_tie=v.CompleteTie(get("penalties.complete_tie")),
             knocker_lowest=int(get("penalties.knocker_lowest")),
+            knocker_tied=v.KnockerTied(get("penalties.knocker_tied")),
         ),
         lives=Lives(
             count=int(get("lives.count")),

@@ -59,12 +59,14 @@ def _defs() -> dict[str, Any]:
             "type": "object",
             "description": "Who loses lives when a round ends this way: 'showdown' is the "
             "ordinary showdown (the lowest loses); 'all-others' makes every active player who "
-            "does not hold the hand that ended the round lose 'lives'. When 'maximum_holders' is "
+            "does not hold the hand that ended the round lose 'lives'; 'all-without-special' "
+            "makes every active player without a special hand (three aces, a protecting hand) "
+            "lose 'lives' (Tri Palki's three aces). When 'maximum_holders' is "
             "given, a player who holds (and, where showing is optional, has shown) a maximum "
             "(31) loses that many instead; when it is not given, such a player counts like "
             "everybody else, except after a round ended by a 31, which exempts every 31 shown.",
             "properties": {
-                "kind": {"enum": ["showdown", "all-others"]},
+                "kind": {"enum": ["showdown", "all-others", "all-without-special"]},
                 "lives": {"type": "integer", "minimum": 1, "maximum": 5},
                 "maximum_holders": {"type": "integer", "minimum": 0, "maximum": 5},
             },
@@ -73,6 +75,10 @@ def _defs() -> dict[str, Any]:
             "allOf": [
                 {
                     "if": {"properties": {"kind": {"const": "all-others"}}},
+                    "then": {"required": ["lives"]},
+                },
+                {
+                    "if": {"properties": {"kind": {"const": "all-without-special"}}},
                     "then": {"required": ["lives"]},
                 },
                 {

@@ -100,6 +100,7 @@ class KnocksPerRound(StrEnum):
 class AfterKnock(StrEnum):
     LAST_CYCLE = "last-cycle"
     PLAY_UNTIL_TWO_OPEN = "play-until-two-open"
+    PLAY_UNTIL_ONE_OPEN = "play-until-one-open"
 
 
 class LastCycle(StrEnum):
@@ -118,9 +119,15 @@ class InPlay(StrEnum):
     NO_EFFECT = "no-effect"
 
 
+class MaximumHands(StrEnum):
+    ANY = "any"
+    ACE_WITH_KING_OR_QUEEN = "ace-with-king-or-queen"
+
+
 class PenaltyKind(StrEnum):
     SHOWDOWN = "showdown"
     ALL_OTHERS = "all-others"
+    ALL_WITHOUT_SPECIAL = "all-without-special"
 
 
 class TripleOrder(StrEnum):
@@ -146,6 +153,11 @@ class ProtectingHand(StrEnum):
     SIX_SEVEN_EIGHT_SUITED = "six-seven-eight-suited"
 
 
+class ProtectionEffect(StrEnum):
+    PASSES_TO_NEXT_LOWEST = "passes-to-next-lowest"
+    EXEMPTS_HOLDER = "exempts-holder"
+
+
 class Washout(StrEnum):
     NONE = "none"
     SAME_SUIT_MIDDLE = "same-suit-middle"
@@ -165,6 +177,11 @@ class TiedLowest(StrEnum):
 class CompleteTie(StrEnum):
     ALL_LOSE = "all-lose"
     NOBODY_LOSES = "nobody-loses"
+
+
+class KnockerTied(StrEnum):
+    KNOCKER_PENALTY = "knocker-penalty"
+    ORDINARY = "ordinary"
 
 
 class Counting(StrEnum):
