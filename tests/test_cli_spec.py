@@ -145,7 +145,8 @@ def test_show_a_missing_house_rule_file_says_so(
     [
         (
             "pagat+knocker-lose-two",
-            "unknown house rule 'knocker-lose-two' (did you mean 'knocker-loses-two'?)",
+            "unknown house rule 'knocker-lose-two' "
+            "(did you mean 'knocker-loses-two' or 'knocker-tied-loses-one'?)",
         ),
         ("pagatt", "unknown ruleset 'pagatt' (did you mean 'pagat'?)"),
     ],
