@@ -1,0 +1,468 @@
+"""Differential fuzzing, the cases: seeded random playthroughs of the reference engine,
+written as conformance ``round``/``match`` cases (stacked packs, steps).
+
+A case is kept as a :class:`Plan`: the table (seats, dealer, lives, eliminated seats),
+the packs of its rounds, and one :class:`Decision` per step. A decision records what
+kind of action was chosen (a knock, a pass, a swap, a probe the reference refuses, ...)
+and a number that picks one of them, not the step's text. Played again on a smaller
+table or another pack, a decision still gives a step that makes sense there, so the
+reducer (``shrink.py``) can take seats, rounds and steps away and the case stays a real
+playthrough instead of a list of steps that no longer fit.
+
+Everything comes from one ``random.Random`` per case, so a seed and a case number give
+the same case on every machine and for any number of jobs.
+
+The generator leans toward the situations where rulesets differ and random play seldom
+goes: few seats, few lives (and swimming), knocking early and passing often, packs
+stacked with a triple, a maximum (31) or two hands of equal value for a tie, and short
+packs whose stock runs out. Each case draws its own mix of these, so plain play is
+covered too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from schwimmen.conformance.fixtures import parameter_values
+from schwimmen.conformance.fuzz_probes import choose
+from schwimmen.engine.dealing import cached_pattern
+from schwimmen.engine.hands import evaluator_for
+from schwimmen.engine.match import Match, SetupError
+from schwimmen.engine.reasons import IllegalAction
+from schwimmen.protocol import events as ev
+from schwimmen.protocol.actions import Action, ActionKind
+from schwimmen.protocol.cards import Card, make, seat_name, text
+from schwimmen.spec.model import Ruleset
+from schwimmen.spec.rules import Rules
+from schwimmen.spec.vocabulary import AfterLast, Series
+
+TABLE = "table"
+PROBE = "probe"
+CATEGORIES = ("knock", "pass", "swap", "draw", "discard", "other")
+RESERVE = 2
+"""Packs kept ready while generating: a step can end a round, and the rounds after it
+can end at their deal, each taking a pack, before anybody acts again."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One step's intent: a category of legal action, ``probe`` (an action the reference
+    refuses) or ``table`` (the next match of a series); ``pick`` chooses within it."""
+
+    what: str
+    pick: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a case is made from; ``packs`` are the rounds' packs in order, top
+    card first (``dealer`` None: the last seat deals, ``lives`` None: the ruleset's)."""
+
+    seats: int
+    dealer: int | None
+    lives: int | tuple[int, ...] | None
+    eliminated: tuple[int, ...]
+    packs: tuple[tuple[Card, ...], ...]
+    decisions: tuple[Decision, ...]
+
+
+@dataclass(frozen=True)
+class Style:
+    """How one case is played: the weight of each category of action, how often a step
+    is a probe, and how long the case may get."""
+
+    weights: Mapping[str, float]
+    probe: float
+    max_steps: int
+    next_match: float = 0.6
+
+
+@dataclass(frozen=True)
+class RoundStart:
+    """Where a round began in a playthrough: after ``decisions`` decisions, dealt from
+    pack ``pack`` by ``dealer``, with these lives and these seats out. A case can start
+    here instead, with the rounds before it left out."""
+
+    decisions: int
+    pack: int
+    dealer: int
+    lives: tuple[int, ...]
+    eliminated: tuple[int, ...]
+
+
+@dataclass
+class Playthrough:
+    """A plan played on the reference: the case to send, the plan as far as it was used
+    (decisions that gave no step, and packs never dealt, left out), one decision per
+    step, and where each round after the first began."""
+
+    plan: Plan
+    case: dict[str, Any]
+    starts: list[RoundStart] = field(default_factory=list)
+
+    @property
+    def steps(self) -> int:
+        return len(self.case["steps"])
+
+
+_CATEGORY: dict[str, str] = {}
+
+
+def category(action: Action) -> str:
+    """The category of ``action`` (remembered by its text: it is asked for every legal
+    action at every step)."""
+    found = _CATEGORY.get(action.text)
+    if found is None:
+        found = _CATEGORY[action.text] = _category(action)
+    return found
+
+
+def _category(action: Action) -> str:
+    kind = action.kind
+    if action.knock or kind is ActionKind.KNOCK:
+        return "knock"
+    if kind is ActionKind.PASS:
+        return "pass"
+    if kind in (ActionKind.SWAP, ActionKind.SWAP_ALL):
+        return "swap"
+    if kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
+        return "draw"
+    if kind is ActionKind.DISCARD:
+        return "discard"
+    return "other"
+
+
+# ---------------------------------------------------------------------------- packs
+def _destinations(rules: Rules, players: int) -> list[tuple[int, ...]]:
+    """The positions in the pack of every hand, the middle and the extra hand."""
+    pattern = cached_pattern(rules, players)
+    out = [p for p in pattern.hands if p]
+    out += [p for p in (pattern.middle, pattern.extra) if p]
+    return out
+
+
+def _place(pack: list[Card], positions: Sequence[int], cards: Sequence[Card]) -> None:
+    for pos, card in zip(positions, cards, strict=False):
+        at = pack.index(card)
+        pack[pos], pack[at] = pack[at], pack[pos]
+
+
+def _triple(rules: Rules, rng: random.Random) -> list[Card]:
+    ranks = list(rules.cards.ranks)
+    weights = [4.0 if r in ("A", "7") else 1.0 for r in ranks]
+    rank = rng.choices(ranks, weights)[0]
+    suits = rng.sample(list(rules.cards.suits), min(3, len(rules.cards.suits)))
+    return [make(rank, s) for s in suits]
+
+
+def _maximum(rules: Rules, rng: random.Random) -> list[Card]:
+    """The best cards of one suit: a 31 (a 41 with four cards)."""
+    suit = rng.choice(rules.cards.suits)
+    values = rules.cards.values
+    ranks = sorted(rules.cards.ranks, key=lambda r: (-values[r], rng.random()))
+    return [make(r, suit) for r in ranks[: rules.cards.hand_size]]
+
+
+def _mirror(rules: Rules, rng: random.Random) -> tuple[list[Card], list[Card]]:
+    """Two hands of the same ranks, the suits exchanged: equal values, for a tie."""
+    size = rules.cards.hand_size
+    ranks = rng.sample(list(rules.cards.ranks), size)
+    suits = list(rules.cards.suits)
+    first = [rng.choice(suits) for _ in ranks]
+    if rng.random() < 0.7:  # mostly two cards of one suit: hands that count alike
+        first = [first[0]] * (size - 1) + [first[-1]]
+    turn = 1 + rng.randrange(len(suits) - 1)  # a rotation of the suits: no suit stays
+    shift = {s: suits[(i + turn) % len(suits)] for i, s in enumerate(suits)}
+    one = [make(r, s) for r, s in zip(ranks, first, strict=True)]
+    two = [make(r, shift[s]) for r, s in zip(ranks, first, strict=True)]
+    return one, two
+
+
+def _same_suit_tie(rules: Rules, rng: random.Random) -> tuple[list[Card], list[Card]]:
+    """Two hands whose counting cards are of one suit and add up alike (K+Q against
+    J+10 of hearts): a tie that no suit order breaks."""
+    suit = rng.choice(rules.cards.suits)
+    values = rules.cards.values
+    tens = [r for r in rules.cards.ranks if values[r] == 10]
+    if len(tens) < 4:
+        return _mirror(rules, rng)
+    rng.shuffle(tens)
+    return [make(r, suit) for r in tens[:2]], [make(r, suit) for r in tens[2:4]]
+
+
+def make_pack(
+    rules: Rules, players: int, seats: int, rng: random.Random, rig: float, short: float
+) -> list[Card]:
+    """A shuffled pack, sometimes stacked with special hands for ``players`` players,
+    sometimes cut short (never shorter than a deal to all ``seats`` uses)."""
+    pack = list(evaluator_for(rules).pack)
+    rng.shuffle(pack)
+    places = _destinations(rules, players)
+    if rng.random() < rig and places:
+        how = rng.choice(("triple", "maximum", "mirror", "tie"))
+        if how in ("triple", "maximum"):
+            cards = _triple(rules, rng) if how == "triple" else _maximum(rules, rng)
+            _place(pack, rng.choice(places), cards)
+        elif len(places) >= 2:
+            a, b = rng.sample(places, 2)
+            one, two = _mirror(rules, rng) if how == "mirror" else _same_suit_tie(rules, rng)
+            _place(pack, a, one)
+            _place(pack, b, two)
+    if rng.random() < short:
+        rest = cached_pattern(rules, seats).rest
+        pack = pack[: rest + rng.randrange(0, 2 * rules.cards.middle_size + 4)]
+    return pack
+
+
+# ---------------------------------------------------------------------------- the table
+def _style(rng: random.Random) -> Style:
+    weights = {
+        "knock": rng.choice((0.05, 0.25, 0.6)),
+        "pass": rng.choice((0.05, 0.25, 0.6)),
+        "swap": 1.0,
+        "draw": 1.0,
+        "discard": 1.0,
+        "other": 1.0,
+    }
+    return Style(weights, rng.choice((0.0, 0.05, 0.15, 0.3)), rng.choice((6, 15, 30, 60, 100)))
+
+
+def _table(rules: Rules, rng: random.Random) -> tuple[int, int | None, Any, tuple[int, ...]]:
+    low, high = rules.players.min, rules.players.max
+    seats_choice = list(range(low, high + 1))
+    seats = rng.choices(seats_choice, [1.0 / (1 + i) ** 1.5 for i in range(len(seats_choice))])[0]
+    eliminated: tuple[int, ...] = ()
+    if seats >= 3 and rng.random() < 0.1:
+        eliminated = (rng.randrange(seats - 1),)
+    dealer = None
+    if rng.random() < 0.5:
+        dealer = rng.choice([s for s in range(seats) if s not in eliminated])
+    elif seats - 1 in eliminated:
+        dealer = next(s for s in range(seats) if s not in eliminated)
+    lives: int | tuple[int, ...] | None = None
+    roll = rng.random()
+    swim = rules.lives.after_last is AfterLast.SWIM
+    if roll < 0.3:
+        lives = 1
+    elif roll < 0.45:
+        lives = 0 if swim else 1
+    elif roll < 0.55:
+        lives = 2
+    elif roll < 0.75:
+        lives = tuple(rng.randrange(0 if swim else 1, 4) for _ in range(seats))
+    return seats, dealer, lives, eliminated
+
+
+class _Drawer:
+    """Draws what a plan lacks while it is generated: packs, and decisions made from the
+    style's weights over the categories of action legal at that point."""
+
+    def __init__(self, rules: Rules, rng: random.Random) -> None:
+        self.rules = rules
+        self.rng = rng
+        self.style = _style(rng)
+        self.rig = rng.choice((0.0, 0.3, 0.7))
+        self.short = rng.choice((0.0, 0.0, 0.25))
+
+    def pack(self, players: int, seats: int) -> tuple[Card, ...]:
+        return tuple(make_pack(self.rules, players, seats, self.rng, self.rig, self.short))
+
+    def decision(self, match: Match, steps: int) -> Decision | None:
+        rng = self.rng
+        pick = rng.randrange(1 << 30)
+        if steps >= self.style.max_steps:
+            return None
+        if match.over:
+            series = self.rules.match.series is Series.POINT_AND_NEW_MATCH
+            if series and rng.random() < self.style.next_match:
+                return Decision(TABLE, 0)
+            return Decision(PROBE, pick) if rng.random() < 0.3 else None
+        if rng.random() < self.style.probe:
+            return Decision(PROBE, pick)
+        present = sorted({category(a) for a in match.legal_actions()})
+        if not present:
+            return None
+        weights = [self.style.weights[c] for c in present]
+        return Decision(rng.choices(present, weights)[0], pick)
+
+
+# ---------------------------------------------------------------------------- playing
+def _step(match: Match, decision: Decision) -> tuple[int | None, Action | None] | None:
+    """The step a decision makes now: (seat, action), (None, None) for the table's next
+    match, or None when it makes none here."""
+    if decision.what == TABLE:
+        return None, None
+    if decision.what == PROBE:
+        probe = choose(match, decision.pick)
+        return None if probe is None else (probe.seat, probe.action)
+    legal = match.legal_actions()
+    if not legal:
+        return None
+    chosen = [a for a in legal if category(a) == decision.what] or legal
+    return match.to_move(), chosen[decision.pick % len(chosen)]
+
+
+def _apply(match: Match, seat: int | None, action: Action | None) -> bool:
+    """Play a step; False when it needed a pack the plan does not have (too short for
+    the table: cut for fewer players than the next match seats again)."""
+    try:
+        if action is None:
+            match.next_match()
+        else:
+            match.apply(action, seat)
+    except IllegalAction:
+        pass  # a probe, refused as it should be; the case expects the same refusal
+    except SetupError:
+        return False
+    return True
+
+
+class _Starts:
+    """The start of every round after the first, read from the match's event log: the
+    dealer and the seats of each deal, the lives as the losses left them."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.lives = list(match.lives)  # as the match began: nothing is lost before a deal
+        self.read = 0
+        self.found: list[RoundStart] = []
+
+    def scan(self, decisions: int) -> None:
+        events = self.match.events
+        seats = self.match.table_size
+        for event in events[self.read :]:
+            if isinstance(event, ev.MatchStarted) and event.match > 1:
+                self.lives = [event.lives] * seats
+            elif isinstance(event, ev.LivesLost):
+                self.lives[event.seat] = event.left
+            elif isinstance(event, ev.RoundStarted) and event.round > 1:
+                out = tuple(s for s in range(seats) if s not in event.seats)
+                lives = tuple(0 if s in out else n for s, n in enumerate(self.lives))
+                self.found.append(RoundStart(decisions, event.round - 1, event.dealer, lives, out))
+        self.read = len(events)
+
+
+def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Playthrough | None:
+    """Play ``plan`` on the reference and write it as a case; with ``rng``, draw the
+    packs and decisions the plan lacks (generating). None when the plan cannot be played
+    (a table the ruleset refuses, a round that would need a pack the plan lacks)."""
+    rules = ruleset.rules
+    drawer = _Drawer(rules, rng) if rng is not None else None
+    active = plan.seats - len(plan.eliminated)
+    packs = list(plan.packs)
+    while drawer is not None and len(packs) < RESERVE:
+        packs.append(drawer.pack(active, plan.seats))
+    lives = plan.lives if plan.lives is None or isinstance(plan.lives, int) else list(plan.lives)
+    try:
+        match = Match(
+            rules,
+            plan.seats,
+            first_dealer=plan.dealer,
+            lives=lives,
+            seed=0,
+            decks=[list(p) for p in packs],
+            eliminated=plan.eliminated,
+            record=True,
+        )
+    except SetupError:
+        return None
+    if match.round_no > len(packs):
+        return None
+    steps: list[tuple[int | None, Action | None]] = []
+    used: list[Decision] = []
+    starts = _Starts(match)
+    starts.scan(0)
+    rounds, over = match.round_no, match.over
+    index = 0
+    while True:
+        if index < len(plan.decisions):
+            decision: Decision | None = plan.decisions[index]
+        elif drawer is not None:
+            decision = drawer.decision(match, len(steps))
+        else:
+            decision = None
+        if decision is None:
+            break
+        index += 1
+        step = _step(match, decision)
+        if step is None:
+            continue
+        if not _apply(match, *step) or match.round_no > len(packs):
+            break  # that step dealt a round from a pack the case would not give
+        used.append(decision)
+        steps.append(step)
+        starts.scan(len(used))
+        rounds, over = match.round_no, match.over
+        if drawer is not None:
+            while len(packs) - match.round_no < RESERVE:
+                packs.append(drawer.pack(len(match.active()), plan.seats))
+                match.decks.append(list(packs[-1]))
+    final = replace(plan, packs=tuple(packs[:rounds]), decisions=tuple(used))
+    case = to_case(ruleset, final, steps, rounds > 1 or over)
+    return Playthrough(final, case, starts.found)
+
+
+def to_case(
+    ruleset: Ruleset,
+    plan: Plan,
+    steps: Sequence[tuple[int | None, Action | None]],
+    match_kind: bool,
+) -> dict[str, Any]:
+    """The protocol's case for a played plan (the same request a fixture would make)."""
+    case: dict[str, Any] = {
+        "kind": "match" if match_kind else "round",
+        "fixture": "fuzz/case",
+        "ruleset": {"id": ruleset.id, "parameters": parameter_values(ruleset)},
+        "seats": plan.seats,
+    }
+    if plan.dealer is not None:
+        case["dealer"] = seat_name(plan.dealer)
+    if isinstance(plan.lives, int):
+        case["lives"] = plan.lives
+    elif plan.lives is not None:
+        case["lives"] = {seat_name(s): n for s, n in enumerate(plan.lives)}
+    if plan.eliminated:
+        case["eliminated"] = [seat_name(s) for s in plan.eliminated]
+    case["deck"] = [text(c) for c in plan.packs[0]]
+    if len(plan.packs) > 1:
+        case["decks"] = [[text(c) for c in p] for p in plan.packs[1:]]
+    case["steps"] = [
+        {TABLE: "next-match"} if action is None or seat is None else {seat_name(seat): action.text}
+        for seat, action in steps
+    ]
+    return case
+
+
+def generate(ruleset: Ruleset, rng: random.Random) -> Playthrough:
+    """A new random case; tables the ruleset refuses are drawn again."""
+    rules = ruleset.rules
+    while True:
+        seats, dealer, lives, eliminated = _table(rules, rng)
+        plan = Plan(seats, dealer, lives, eliminated, (), ())
+        done = play(ruleset, plan, rng)
+        if done is not None and done.steps:
+            return done
+
+
+def case_rng(seed: int, number: int) -> random.Random:
+    """The random source of case ``number`` of a run seeded ``seed``: the same on every
+    machine and whichever worker takes the case."""
+    return random.Random(f"schwimmen-fuzz:{seed}:{number}")
+
+
+__all__ = [
+    "CATEGORIES",
+    "Decision",
+    "Plan",
+    "Playthrough",
+    "Style",
+    "case_rng",
+    "category",
+    "generate",
+    "make_pack",
+    "play",
+    "to_case",
+]

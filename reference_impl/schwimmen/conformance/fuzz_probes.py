@@ -1,0 +1,135 @@
+"""Probes for the fuzzer: actions the reference refuses at a given point, with their code.
+
+Random legal play never tests a refusal, and a refusal is half of the contract: the code
+an engine reports when it refuses (PROTOCOL.md, Reason codes). At a random point of a
+playthrough the fuzzer therefore tries one of the actions listed here that the reference
+refuses (a second draw, a knock after drawing, a discard of a card not held, a move out
+of turn, a swap with a card not in the middle, a second knock, a second pass, ...) and
+expects that refusal, with its code, of the implementation too.
+
+The candidates are built from the position alone, in a fixed order, so that a probe
+replays the same way when a shrunk case is played again; only those the reference
+refuses are kept, grouped by their code so that every code gets its turn, whatever the
+number of candidates that lead to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from schwimmen.engine.match import Match
+from schwimmen.engine.reasons import Reason
+from schwimmen.protocol.actions import Action, ActionKind, discard, simple, swap
+from schwimmen.protocol.cards import Card
+from schwimmen.spec.vocabulary import Series
+
+_CARDLESS = (
+    simple(ActionKind.KNOCK),
+    simple(ActionKind.PASS),
+    simple(ActionKind.PASS, knock=True),
+    simple(ActionKind.SWAP_ALL),
+    simple(ActionKind.SWAP_ALL, knock=True),
+    simple(ActionKind.TURN_UP),
+    simple(ActionKind.KEEP),
+    simple(ActionKind.TAKE_EXTRA),
+    simple(ActionKind.SHOW),
+    simple(ActionKind.DECLINE),
+    simple(ActionKind.DRAW_STOCK),
+    simple(ActionKind.DRAW_DISCARD),
+)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A step the reference refuses: ``seat`` None with ``action`` None is the table
+    starting the next match (``{"table": "next-match"}``)."""
+
+    seat: int | None
+    action: Action | None
+    reason: Reason
+
+
+def _foreign(match: Match, seat: int) -> list[Card]:
+    """Cards in play that ``seat`` does not hold and that do not lie in the middle."""
+    rnd = match.round
+    out: list[Card] = []
+    for other in sorted(rnd.hands):
+        if other != seat:
+            out.extend(rnd.hands[other][:1])
+    if rnd.stock:
+        out.append(rnd.stock[-1])
+    if rnd.discard:
+        out.append(rnd.discard[-1])
+    return out
+
+
+def _own_actions(match: Match, seat: int) -> list[Action]:
+    """Candidate actions for ``seat``: every cardless action and a few built from the
+    cards around it, each meant to break one rule (a card not held, not in the middle,
+    two cards, a card named twice, a knock after a move, the card just taken)."""
+    rnd = match.round
+    hand = rnd.hands.get(seat, [])
+    middle = [] if rnd.middle_hidden else rnd.middle
+    foreign = _foreign(match, seat)
+    actions = list(_CARDLESS)
+    if hand:
+        actions += [discard(hand[0]), discard(hand[-1])]
+    if rnd.took_from_discard is not None:
+        actions.append(discard(rnd.took_from_discard))
+    if foreign:
+        actions.append(discard(foreign[0]))
+    if hand and middle:
+        actions.append(swap(hand[0], middle[0], knock=True))
+        actions.append(swap(hand[-1], middle[-1]))
+    if hand and foreign:
+        actions.append(swap(hand[0], foreign[0]))
+    if foreign and middle:
+        actions.append(swap(foreign[0], middle[0]))
+    if hand and rnd.middle:
+        actions.append(swap(hand[0], rnd.middle[0]))
+    if len(hand) >= 2 and len(middle) >= 2:
+        actions.append(Action(ActionKind.SWAP, tuple(hand[:2]), tuple(middle[:2])))
+        actions.append(Action(ActionKind.SWAP, tuple(hand[:2]), tuple(middle[:1])))
+        actions.append(Action(ActionKind.SWAP, (hand[0], hand[0]), tuple(middle[:2])))
+    return actions
+
+
+def candidates(match: Match) -> list[Probe]:
+    """Every probe the reference refuses now, in a fixed order."""
+    if match.over:
+        out = [Probe(0, simple(ActionKind.PASS), Reason.MATCH_OVER)]
+        if match.rules.match.series is not Series.POINT_AND_NEW_MATCH:
+            out.append(Probe(None, None, Reason.MATCH_OVER))
+        return out
+    seat = match.to_move()
+    assert seat is not None
+    out = [Probe(None, None, Reason.WRONG_PHASE)]
+    others = [s for s in match.active() if s != seat]
+    tries = [(seat, a) for a in _own_actions(match, seat)]
+    if others:
+        other = others[0]
+        tries += [(other, a) for a in _CARDLESS[:3]]
+        hand = match.round.hands.get(other, [])
+        if hand and match.round.middle:
+            tries.append((other, swap(hand[0], match.round.middle[0])))
+    seen: set[tuple[int, str]] = set()
+    for who, action in tries:
+        if (who, action.text) in seen:
+            continue
+        seen.add((who, action.text))
+        reason = match.why_illegal(action, who)
+        if reason is not None:
+            out.append(Probe(who, action, reason))
+    return out
+
+
+def choose(match: Match, pick: int) -> Probe | None:
+    """The probe ``pick`` selects: a reason code first (each as likely as the others),
+    then one of the probes refused with it."""
+    found = candidates(match)
+    if not found:
+        return None
+    codes = sorted({p.reason.value for p in found})
+    code = codes[pick % len(codes)]
+    group = [p for p in found if p.reason.value == code]
+    return group[(pick // len(codes)) % len(group)]
