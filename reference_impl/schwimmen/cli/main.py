@@ -197,6 +197,12 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
     return run(args, _console())
 
 
+def _cmd_fuzz(args: argparse.Namespace) -> int:
+    from schwimmen.cli.fuzz_command import run
+
+    return run(args)
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from schwimmen.protocol.server import main as serve
 
@@ -304,6 +310,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_arguments(p)
     p.set_defaults(func=_cmd_conformance)
+    from schwimmen.cli.fuzz_command import add_arguments as add_fuzz_arguments
+
+    p = sub.add_parser(
+        "fuzz",
+        help="differential fuzzing: find, shrink and write where an implementation differs",
+        description="Plays seeded random cases (and actions the reference refuses) under "
+        "RULESET on the implementation and on the reference; each difference is shrunk to "
+        "a small case and written as a fixture that the reference passes and the "
+        "implementation fails. Exit status 1 when differences were found, 0 when none was "
+        "(which is no proof of conformance).",
+    )
+    add_fuzz_arguments(p)
+    p.set_defaults(func=_cmd_fuzz)
     p = sub.add_parser(
         "serve",
         help="the reference engine speaking the conformance protocol on stdin/stdout",

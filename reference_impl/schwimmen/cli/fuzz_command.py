@@ -1,0 +1,223 @@
+"""``schwimmen fuzz``: differential fuzzing of an implementation against the reference.
+
+Progress goes to standard error while the run lasts; the summary (every difference
+found, where its fixture was written, how long it took) to standard output. Exit
+status: 0 when no difference was found within the budget, which proves nothing beyond
+the cases tried and says so; 1 when differences were found, or the implementation could
+not be fuzzed (it did not start, or erred case after case); 2 for a bad argument; 130
+when interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import signal
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from schwimmen.conformance.fuzz_driver import FuzzOptions, FuzzReport, fuzz
+from schwimmen.conformance.process import command_argv
+from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec.loader import Catalog
+from schwimmen.spec.printable import printable
+
+MAX_SECONDS = 86400.0
+PROG = "schwimmen fuzz"
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"must be more than 0 and at most {MAX_SECONDS:g} seconds, not {text}"
+        )
+    return value
+
+
+def _command(text: str) -> str:
+    try:
+        command_argv(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--impl",
+        required=True,
+        metavar="COMMAND",
+        type=_command,
+        help="the implementation: a program that speaks the conformance protocol",
+    )
+    p.add_argument(
+        "--ruleset",
+        required=True,
+        metavar="RULESET[+HOUSE...]",
+        help="the ruleset to fuzz; every case claims it, and the reference plays it",
+    )
+    p.add_argument("--seconds", type=_seconds, default=60.0, help="how long to fuzz (default 60)")
+    p.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        help="seed of the cases; the same seed makes the same cases (default: a new one, printed)",
+    )
+    p.add_argument(
+        "-j", "--jobs", type=_positive_int, default=1, help="implementation processes (default 1)"
+    )
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        default="fuzz-fixtures",
+        help="where the fixtures of the differences are written (default fuzz-fixtures)",
+    )
+    p.add_argument(
+        "--max-differences",
+        type=_positive_int,
+        default=5,
+        metavar="K",
+        help="stop after K distinct differences (default 5)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=10.0,
+        help="seconds per request, writing it and reading the answer (default 10)",
+    )
+
+
+def _error(message: str) -> int:
+    print(printable(f"{PROG}: error: {message}").replace("\n", " "), file=sys.stderr)
+    return 2
+
+
+def _writable(out: Path) -> str | None:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".fuzz-", delete=True):
+            pass
+    except OSError as exc:
+        return f"argument --out: cannot write to {out}: {exc.strerror or exc}"
+    return None
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _say(started: float) -> Callable[[str], None]:
+    def say(message: str) -> None:
+        print(printable(f"fuzz [{time.monotonic() - started:6.1f} s] {message}"), file=sys.stderr)
+
+    return say
+
+
+def run(args: argparse.Namespace) -> int:
+    catalog = Catalog.load()
+    try:
+        ruleset = catalog.resolve(args.ruleset)
+    except SpecErrors as exc:
+        return _error(f"argument --ruleset: {exc.errors[0].message if exc.errors else exc}")
+    out = Path(args.out)
+    problem = _writable(out)
+    if problem:
+        return _error(problem)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    options = FuzzOptions(
+        impl=args.impl,
+        seconds=args.seconds,
+        seed=seed,
+        jobs=args.jobs,
+        out=out,
+        max_differences=args.max_differences,
+        timeout=args.timeout,
+    )
+    started = time.monotonic()
+    say = _say(started)
+    say(f"fuzzing {ruleset.id} with seed {seed} for {args.seconds:g} s, {args.jobs} job(s)")
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None
+    try:
+        report = fuzz(catalog, ruleset, options, say)
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+    print_summary(report, ruleset.id, args.impl, out)
+    if report.interrupted:
+        return 130
+    if report.fatal is not None:
+        print(printable(f"{PROG}: {report.fatal}"), file=sys.stderr)
+        return 1
+    return 1 if report.found or report.errored or report.unwritten else 0
+
+
+def print_summary(report: FuzzReport, ruleset: str, impl: str, out: Path) -> None:
+    rate = report.cases / report.seconds if report.seconds else 0.0
+    lines = [
+        f"fuzzed {ruleset} for {report.seconds:.1f} s with seed {report.seed}: "
+        f"{report.cases} cases ({rate:.0f}/s), {report.compared} compared, "
+        f"{report.skipped} skipped, {report.errored} errored; "
+        f"{len(report.found)} distinct difference(s)"
+        + (f" ({report.stopped})" if report.stopped else "")
+    ]
+    for found in report.found:
+        w = found.written
+        steps, seats, rounds = found.before
+        steps2, seats2, rounds2 = found.after
+        lines.append(f"  {w.fixture_id}: {found.difference}")
+        if found.explained:
+            lines.append(f"    plays as the reference does with {' or '.join(found.explained)}")
+        lines.append(
+            f"    found after {found.found_after:.1f} s (case {found.case_number}), written after "
+            f"{found.written_after:.1f} s; shrunk from {steps} steps, {seats} seats, "
+            f"{rounds} round(s) to {steps2}, {seats2}, {rounds2} in {found.tries} tries"
+        )
+        lines.append(f"    pins {', '.join(w.pinned) or 'nothing'}")
+        for problem in w.problems:
+            lines.append(f"    PROBLEM: {problem}")
+    for message in report.unwritten:
+        lines.append(f"  not written: {message}")
+    for message in report.errors:
+        lines.append(f"  errored: {message}")
+    if report.found:
+        lines.append(
+            f"fixtures written to {out}/ (each passes on the reference and fails on {impl}); "
+            "copy one under conformance/fixtures/ to make it part of the suite"
+        )
+    elif report.fatal is None and not report.interrupted:
+        lines.append(
+            f"no difference found in {report.compared} compared cases. That is no proof of "
+            "conformance: only these cases agree; fuzz longer or with other seeds"
+        )
+    for line in lines:
+        print(printable(line))
