@@ -1,0 +1,198 @@
+"""Fingerprint: which ruleset does an implementation play, and where does it deviate?
+
+A pass rate is a poor guide. A ruleset scores well when few fixtures hinge on the rules in
+which it differs from what the engine plays, not when it differs in few rules: an engine
+that ends the round on a 31 once passed most cases under a ruleset whose 31 has no effect,
+because more fixtures hinged on its other rules. So the fingerprint reasons about
+parameters: for each candidate base it looks for the fewest parameter values that,
+changed, make the suite's expectations agree with what the engine answered, and prefers
+the base that leaves the fewest failures unexplained with the fewest changes.
+
+1. **Observe** (:mod:`~schwimmen.conformance.fingerprint_evidence`). The suite runs
+   against the implementation under every candidate base (``--base``, or every ruleset
+   of the catalog with each house rule on its origin, and every composition the start
+   answer claims), each fixture's request once per base, and the outcomes are kept. An
+   engine may read the request's parameters, so nothing is assumed about how its outcome
+   under one base relates to its outcome under another.
+
+2. **Expectations cost nothing.** A case applies to every ruleset meeting its ``where``
+   predicates, and the mutation lint guarantees that its outcome depends only on the
+   parameters they pin. So what a changed ruleset ``B+Δ`` expects of fixture ``f`` is
+   ``f.applicable_case(B+Δ).expect``: no engine run is needed. Under ``B+Δ`` the
+   engine's outcome on ``f`` *agrees* (the case that applies matches it), *disagrees*,
+   or is not judged (no case applies: the suite has no expectation for that ruleset
+   there). An errored case is a contradiction too, unless ``B+Δ`` cannot have the
+   position at all (an extra hand where ``B+Δ`` deals none): an engine refuses what its
+   rules do not know. Each case is judged against the outcome once, and a change is
+   looked at only where a fixture's cases name a changed parameter, or where the
+   position itself depends on it (the pack, the hands, the table).
+
+3. **Search** (per base, :class:`~schwimmen.conformance.fingerprint_search.Search`).
+   The failures point at their explanation. For a failing fixture, every other case of
+   it that the outcome *does* match names in its predicates the parameters that would
+   have to change for that case to apply: an engine playing ``B+Δ`` matches the case that
+   applies under ``B+Δ``, and that case's predicates differ from ``B``'s values only in
+   Δ. Each such case asking for one or two changes is a candidate. Only when none of
+   them helps are the others tried: each value the failing case's own predicates exclude
+   (the engine may play a value the suite has no case for; such a change can only
+   silence the failure) and, while positions errored, each other pack and table.
+   Explaining comes first because silencing is cheap: one parameter's other value
+   silences every fixture that pins it, and a greedy step that silences a family of
+   failures shuts out the changes that explain them. A candidate that makes no valid
+   ruleset (three aces with fixed points but no number of points) is completed with each
+   value of a parameter the error names; one that leaves fewer than half of the base's
+   positions possible is another game, not a deviation, and is not scored. The
+   candidates are ordered by an estimate (the changed values laid over the base's,
+   without resolving a ruleset), the best are resolved and scored, and greedily the best
+   is kept, up to four changes; then each change that earns nothing is dropped again.
+
+   A change set is scored by its disagreements and agreements (``quality``): a
+   disagreement costs as much as ten fixtures taken out of judgement. Counting only
+   agreements preferred a wrong value that keeps more fixtures judged to the true one
+   the suite has few cases for; counting only disagreements preferred a change of pack
+   that silences everything to the truth when a fixture contradicts the truth itself.
+
+4. **Choose the base**: fewest unexplained failures (disagreements and errors left),
+   then fewest changes (a composed base's house rules count as changes: a house rule no
+   fixture can see is no better a guess than its ruleset alone), then most agreement
+   (more fixtures seen agreeing is more evidence), then the name. Bases that tie on all
+   three are reported together: the suite cannot tell them apart. The likeliest bases
+   are searched first; once one explains everything with k changes, the others are
+   searched only as far as k changes, since they cannot do better.
+
+5. **Equivalent explanations.** Change sets with the same verdict on every fixture are
+   reported as alternatives of one another; the one shown first is one a ruleset or house
+   rule of the catalog plays (the likelier reading), then the one changing fewest values.
+
+The values tried for a parameter are those the suite can tell apart: the values the
+fixtures' predicates name, the values of every ruleset and house rule of the catalog, and
+the mutation lint's alternatives (:func:`~schwimmen.conformance.mutations.alternatives`).
+A deviation no fixture can see (no case's outcome depends on it, on that base) cannot be
+found, and a value no predicate and no catalog file names is found as the value it cannot
+be told apart from.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from schwimmen.conformance.fingerprint_evidence import (
+    MIN_JUDGED,
+    BaseEvidence,
+    Evidence,
+    Implementation,
+    observe,
+)
+from schwimmen.conformance.fingerprint_search import (
+    Change,
+    Deviation,
+    Explanation,
+    Scored,
+    Search,
+    Vocabulary,
+    delta_of,
+    differs,
+)
+from schwimmen.conformance.harness import Options
+from schwimmen.spec.loader import Catalog
+from schwimmen.spec.model import Ruleset
+
+__all__ = [
+    "Change",
+    "Deviation",
+    "Evidence",
+    "Explanation",
+    "Fingerprint",
+    "check",
+    "explain",
+    "fingerprint",
+    "observe",
+    "value_changes",
+]
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """The explanations, closest first, and what they rest on."""
+
+    implementation: Mapping[str, Any]
+    explanations: tuple[Explanation, ...]
+    counts: Mapping[str, int]
+    seconds: float
+    problem: str | None = None
+    errors: tuple[str, ...] = ()
+    evidence: Evidence | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def closest(self) -> Explanation | None:
+        return self.explanations[0] if self.explanations else None
+
+    @property
+    def tied(self) -> tuple[Explanation, ...]:
+        """The other bases that explain the answers exactly as well as the closest."""
+        best = self.closest
+        if best is None:
+            return ()
+        return tuple(e for e in self.explanations[1:] if e.rank() == best.rank())
+
+
+def fingerprint(
+    catalog: Catalog,
+    options: Options,
+    bases: Sequence[str] = (),
+    implementation: Implementation | None = None,
+) -> Fingerprint:
+    """Observe the implementation (``options.impl``, or ``implementation`` in-process),
+    then explain what it answered."""
+    return explain(catalog, observe(catalog, options, bases, implementation))
+
+
+def explain(catalog: Catalog, evidence: Evidence) -> Fingerprint:
+    """The explanations of ``evidence``, closest first (see the module docstring)."""
+    started = time.perf_counter()
+    found: list[Explanation] = []
+    if evidence.problem is None:
+        vocabulary = Vocabulary.of(catalog)
+        searches = [
+            Search(catalog, base, seen, evidence.not_reported, vocabulary)
+            for base, seen in evidence.bases.items()
+            if len(seen.observed) >= MIN_JUDGED
+        ]
+        searches.sort(key=lambda s: (*s.start_rank(), s.base))
+        limit: int | None = None
+        for search in searches:
+            explanation = search.run(limit)
+            found.append(explanation)
+            if explanation.rank()[0] == 0:
+                k = explanation.complexity
+                limit = k if limit is None else min(limit, k)
+        found.sort(key=lambda e: (*e.rank(), e.base))
+    return Fingerprint(
+        evidence.implementation,
+        tuple(found),
+        dict(evidence.counts),
+        evidence.seconds + time.perf_counter() - started,
+        evidence.problem,
+        tuple(evidence.errors),
+        evidence,
+    )
+
+
+def check(
+    catalog: Catalog, evidence: Evidence, base: str, changes: Mapping[str, Any]
+) -> Scored | None:
+    """How ``base`` with ``changes`` fares on what the implementation answered under
+    ``base`` (None: no valid ruleset): a hypothesis checked, and the tests' way to tell a
+    miss from an explanation the suite cannot tell apart from the truth."""
+    seen = evidence.bases.get(base, BaseEvidence())
+    search = Search(catalog, base, seen, evidence.not_reported, Vocabulary.of(catalog))
+    return search.score(delta_of(changes))
+
+
+def value_changes(base: Ruleset, other: Ruleset) -> dict[str, tuple[Any, Any]]:
+    """Every parameter whose value differs: (base's, other's), None where unset."""
+    a, b = base.values(), other.values()
+    return {p: (a.get(p), b.get(p)) for p in sorted(set(a) | set(b)) if differs(a, b, p)}

@@ -1,0 +1,194 @@
+"""The fingerprint's evidence: what an implementation answered under each candidate base.
+
+The suite runs against the implementation under every base, each fixture's request once
+per base, and the outcomes are kept: an engine may read the request's parameters, so
+nothing is assumed about how its outcome under one base relates to its outcome under
+another. The first base runs alone first, with a budget of failures, so that an
+implementation that only errors (it crashes at once, hangs, writes garbage) costs a few
+timeouts instead of one for every case of every base.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from schwimmen.conformance.fixtures import Fixture
+from schwimmen.conformance.harness import Options, SuiteResult, run_suite
+from schwimmen.conformance.runner import CaseResult, Status
+from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec.loader import Catalog
+
+PROBE_FAILURES = 10  # the first base runs alone until this many cases failed or errored
+MIN_JUDGED = 5  # a base with fewer judged fixtures is no candidate
+
+Implementation = Callable[[Mapping[str, Any]], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class Observed:
+    """The implementation's outcome on one fixture's position under one base, and
+    whether it matched the case the base expects."""
+
+    fixture: Fixture
+    outcome: Mapping[str, Any]
+    passed: bool
+
+
+@dataclass
+class BaseEvidence:
+    """What the implementation answered under one base: the judged fixtures, the
+    fixtures it errored on, and how many it skipped."""
+
+    observed: dict[str, Observed] = field(default_factory=dict)
+    errored: dict[str, Fixture] = field(default_factory=dict)
+    skipped: int = 0
+
+
+@dataclass
+class Evidence:
+    """Everything the implementation answered, by base. ``problem`` says why nothing
+    can be fingerprinted, when that is so."""
+
+    implementation: dict[str, Any]
+    bases: dict[str, BaseEvidence]
+    counts: dict[str, int]
+    not_reported: frozenset[str] = frozenset()
+    seconds: float = 0.0
+    errors: list[str] = field(default_factory=list)  # a few errored or skipped, as examples
+    problem: str | None = None
+
+
+def candidate_bases(catalog: Catalog, implementation: Mapping[str, Any] | None) -> list[str]:
+    """The default bases: every ruleset of the catalog with each house rule on its origin,
+    and every composition the start answer names; only what the implementation claims
+    (everything for an in-process implementation, ``implementation`` None)."""
+    standard = catalog.standard_names()
+    if implementation is None:
+        return standard
+    claimed = [n for n in implementation.get("rulesets", ()) if isinstance(n, str)]
+    extra: list[str] = []
+    for name in claimed:
+        if name in standard or name in extra:
+            continue
+        try:
+            catalog.resolve(name)
+        except SpecErrors:
+            continue
+        extra.append(name)
+    if implementation.get("any_ruleset") is True:
+        return standard + extra
+    return [n for n in standard if n in claimed] + extra
+
+
+def observe(
+    catalog: Catalog,
+    options: Options,
+    bases: Sequence[str] = (),
+    implementation: Implementation | None = None,
+) -> Evidence:
+    """Run the suite under each base (``bases``, or :func:`candidate_bases`) and keep
+    the outcomes. ``options.impl`` is the process to run; without it, ``implementation``
+    is called in-process (the reference by default; the tests' doubles)."""
+    started = time.perf_counter()
+    in_process = options.impl is None
+    first = list(bases[:1]) or catalog.standard_names()[:1]
+    probe = _run(catalog, options, first, PROBE_FAILURES, implementation)
+    info = dict(probe.implementation)
+    names = list(bases) or candidate_bases(catalog, None if in_process else info)
+    if names and names[0] not in first and "error" not in info and not probe.interrupted:
+        first = names[:1]  # the first ruleset is not claimed: probe one that is
+        probe = _run(catalog, options, first, PROBE_FAILURES, implementation)
+    problem = _probe_problem(probe)
+    suites = [probe]
+    if problem is None:
+        cut_short = any(r.message.startswith("not run") for r in probe.results)
+        rest = [n for n in names if cut_short or n not in first]
+        if rest:
+            full = _run(catalog, options, rest, None, implementation)
+            suites = [full] if cut_short else [probe, full]
+            problem = "interrupted" if full.interrupted else None
+    evidence = _evidence(info, suites, names)
+    evidence.seconds = time.perf_counter() - started
+    evidence.problem = problem or _judged_problem(evidence)
+    return evidence
+
+
+def _run(
+    catalog: Catalog,
+    options: Options,
+    names: Sequence[str],
+    max_fail: int | None,
+    implementation: Implementation | None,
+) -> SuiteResult:
+    narrowed = Options(
+        impl=options.impl,
+        rulesets=list(names),
+        jobs=options.jobs,
+        max_fail=max_fail,
+        timeout=options.timeout,
+        start_timeout=options.start_timeout,
+        fixtures_dir=options.fixtures_dir,
+    )
+    return run_suite(catalog, narrowed, implementation=implementation)
+
+
+def _probe_problem(probe: SuiteResult) -> str | None:
+    if "error" in probe.implementation:
+        return f"{probe.implementation['error']}; nothing to fingerprint"
+    if probe.interrupted:
+        return "interrupted"
+    counts = probe.counts()
+    if counts["passed"] + counts["failed"] == 0 and counts["errored"]:
+        return (
+            f"{counts['errored']} cases errored and none was judged"
+            f"{_first_error(probe.results)}; not enough judged to fingerprint"
+        )
+    return None
+
+
+def _first_error(results: Iterable[CaseResult]) -> str:
+    for r in results:
+        if r.status is Status.ERRORED and r.message:
+            text = r.message if len(r.message) <= 200 else r.message[:197] + "..."
+            return f" (the first: {text})"
+    return ""
+
+
+def _evidence(
+    info: dict[str, Any], suites: Sequence[SuiteResult], names: Sequence[str]
+) -> Evidence:
+    counts = {s.value: 0 for s in Status}
+    bases = {n: BaseEvidence() for n in names}
+    errors: list[str] = []
+    not_reported: frozenset[str] = frozenset()
+    for suite in suites:
+        not_reported = not_reported | frozenset(suite.not_reported)
+        for r in suite.results:
+            counts[r.status.value] += 1
+            if r.status in (Status.ERRORED, Status.SKIPPED) and len(errors) < 5:
+                errors.append(f"{r.key} {r.status.value}: {r.message}")
+            found = bases.get(r.ruleset)
+            if found is None:
+                continue
+            if r.judged:
+                passed = r.status is Status.PASSED
+                found.observed[r.fixture.id] = Observed(r.fixture, r.outcome, passed)
+            elif r.status is Status.ERRORED:
+                found.errored[r.fixture.id] = r.fixture
+            else:
+                found.skipped += 1
+    return Evidence(info, bases, counts, not_reported, errors=errors)
+
+
+def _judged_problem(evidence: Evidence) -> str | None:
+    best = max((len(b.observed) for b in evidence.bases.values()), default=0)
+    if best >= MIN_JUDGED:
+        return None
+    c = evidence.counts
+    return (
+        f"{c['passed'] + c['failed']} cases judged, {c['errored']} errored, "
+        f"{c['skipped']} skipped; not enough judged to fingerprint"
+    )

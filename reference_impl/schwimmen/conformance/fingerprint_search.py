@@ -1,0 +1,578 @@
+"""The search for the fewest parameter changes that explain an engine's answers on one
+base; the reasoning is laid out in :mod:`schwimmen.conformance.fingerprint`."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from schwimmen.conformance.fingerprint_evidence import BaseEvidence
+from schwimmen.conformance.fixtures import Case, Fixture, load_fixtures, predicate_holds
+from schwimmen.conformance.mutations import alternatives
+from schwimmen.conformance.runner import Status, judge
+from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec.loader import Catalog
+from schwimmen.spec.model import Ruleset
+
+MAX_CHANGES = 4
+MAX_HINT = 2  # parameters one matching case may ask to change at once
+MAX_COMBINATIONS = 24  # value combinations tried for one such case
+RESOLVED = 5  # candidates resolved at each step, besides those tying with the best estimate
+MAX_RESOLVED = 16
+DISAGREEMENT_COST = 10  # fixtures out of judgement one disagreement is worth (see quality)
+
+# The parameters a fixture's position depends on (Fixture.fits): a change to one of them
+# may make any fixture fit or not, so every fixture is looked at again.
+FIT_PARAMETERS = frozenset(
+    {
+        "cards.ranks",
+        "cards.suits",
+        "cards.hand_size",
+        "cards.middle_size",
+        "turns.move",
+        "dealing.procedure",
+        "players.range",
+    }
+)
+
+Delta = tuple[tuple[str, str], ...]  # (parameter, value as canonical JSON), sorted
+Changed = Mapping[str, tuple[str, Any]]  # parameter -> (canonical JSON, value or None)
+
+_PARAMETER = re.compile(r"\b([a-z_]+\.[a-z_]+)\b")
+
+
+def key(value: Any) -> str:
+    """A value as canonical JSON, to compare and to hash."""
+    return json.dumps(value, sort_keys=True)
+
+
+def delta_of(changes: Mapping[str, Any]) -> Delta:
+    return tuple(sorted((p, key(v)) for p, v in changes.items()))
+
+
+def changes_of(delta: Delta) -> dict[str, Any]:
+    return {p: json.loads(v) for p, v in delta}
+
+
+def differs(a: Mapping[str, Any], b: Mapping[str, Any], param: str) -> bool:
+    return key(a.get(param)) != key(b.get(param))
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Change:
+    """One parameter set to ``value`` (None: the parameter no longer applies)."""
+
+    parameter: str
+    value: Any
+    base_value: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {"parameter": self.parameter, "value": self.value, "base": self.base_value}
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """Changes found together (one step of the search). Of the base's failures they
+    ``explain`` those that agree with them and not without them, ``silence`` those no
+    case judges with them (the suite has no expectation for these values there), and
+    ``refuse`` errored positions the changed ruleset cannot have. ``alternatives`` have
+    the same effect on every fixture: the suite cannot tell them apart from these."""
+
+    changes: tuple[Change, ...]
+    explains: int
+    silences: int = 0
+    refuses: int = 0
+    alternatives: tuple[tuple[Change, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The best explanation found on one base."""
+
+    base: str
+    ruleset: Ruleset = field(compare=False, repr=False)  # the base with the changes
+    base_ruleset: Ruleset = field(compare=False, repr=False)
+    judged: int  # fixtures judged under the base
+    failures: tuple[str, ...]  # of these, failing under the base itself
+    deviations: tuple[Deviation, ...]
+    agreement: int  # fixtures agreeing with the changes
+    unexplained: tuple[str, ...]  # still disagreeing with the changes
+    unjudged: tuple[str, ...]  # failures no case judges once changed
+    errored: tuple[str, ...]  # errored under the base, positions the changes still allow
+    refused: tuple[str, ...]  # errored under the base, positions the changes cannot have
+    stopped: bool  # searched only until it could no longer beat the closest
+
+    @property
+    def changes(self) -> dict[str, Any]:
+        """The parameter values set (what a house rule would write)."""
+        return {c.parameter: c.value for d in self.deviations for c in d.changes}
+
+    @property
+    def complexity(self) -> int:
+        """Changes made to a ruleset of the catalog: the base's house rules and the
+        changes found on it (a house rule no fixture can see is no better a guess than
+        its ruleset alone)."""
+        return len(self.base_ruleset.overlays) + len(self.changes)
+
+    def rank(self) -> tuple[int, int, int]:
+        """Smaller is closer: unexplained failures and errors, changes, agreement."""
+        return (len(self.unexplained) + len(self.errored), self.complexity, -self.agreement)
+
+
+# --------------------------------------------------------------------------- vocabulary
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The values worth trying for each parameter (those the suite can tell apart), and
+    what the catalog's rulesets play, which makes one of two equivalent readings likelier."""
+
+    values: Mapping[str, tuple[Any, ...]]
+    played: tuple[Mapping[str, str], ...]  # each standard ruleset: parameter -> value key
+
+    @classmethod
+    def of(cls, catalog: Catalog, fixtures: Sequence[Fixture] | None = None) -> Vocabulary:
+        if fixtures is None:
+            fixtures, _ = load_fixtures()
+        found: dict[str, dict[str, Any]] = {}
+
+        def add(param: str, value: Any) -> None:
+            if value is not None:
+                found.setdefault(param, {}).setdefault(key(value), value)
+
+        for param, choices in alternatives().items():
+            for value in choices:
+                add(param, value)
+        for f in fixtures:
+            for case in f.cases:
+                for param, pred in case.where.items():
+                    if not isinstance(pred, Mapping):
+                        for value in pred:
+                            add(param, value)
+        played = []
+        for name in catalog.standard_names():
+            try:
+                values = catalog.resolve(name).values()
+            except SpecErrors:
+                continue
+            played.append({p: key(v) for p, v in values.items()})
+            for param, value in values.items():
+                add(param, value)
+        return cls({p: tuple(v.values()) for p, v in found.items()}, tuple(played))
+
+    def satisfying(self, param: str, predicate: Any) -> list[Any]:
+        """The values of ``param`` that meet ``predicate``."""
+        if not isinstance(predicate, Mapping):
+            return list(predicate)
+        return [v for v in self.values.get(param, ()) if predicate_holds(predicate, v)]
+
+    def familiarity(self, delta: Delta) -> int:
+        """How many of the changed values one ruleset of the catalog plays together."""
+        return max((sum(1 for p, v in delta if s.get(p) == v) for s in self.played), default=0)
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def quality(disagree: int, agree: int) -> tuple[int, int]:
+    """How well a change set explains the answers, smaller is better. A disagreement
+    (or an error on a position the changed ruleset allows) contradicts the change set; a
+    fixture no case judges under it (the suite has no expectation for that value there)
+    does not, it only fails to support it. So a disagreement costs ``DISAGREEMENT_COST``
+    fixtures taken out of judgement: a change that only silences failures is kept when
+    nothing explains them, but one that silences a pack's worth of agreeing fixtures to
+    be rid of one disagreement is not. (At three, a wrong value keeping more fixtures
+    judged beat the true one the suite has fewer cases for; with disagreements counted
+    first, a change of pack beat a failure the suite's own expectations leave.)"""
+    return ((DISAGREEMENT_COST - 1) * disagree - agree, disagree)
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A change set with its verdicts on the fixtures seen under the base."""
+
+    delta: Delta
+    ruleset: Ruleset
+    agree: frozenset[str]
+    disagree: frozenset[str]
+    errored: frozenset[str]  # errored positions the changed ruleset still allows
+    changed: int  # parameter values that differ from the base (dependents included)
+
+    def quality(self) -> tuple[int, int]:
+        return quality(len(self.disagree) + len(self.errored), len(self.agree))
+
+
+class Search:
+    """The greedy search for the smallest change set on one base."""
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        base: str,
+        evidence: BaseEvidence,
+        not_reported: frozenset[str],
+        vocabulary: Vocabulary,
+    ) -> None:
+        self.catalog = catalog
+        self.base = base
+        self.ruleset = catalog.resolve(base)
+        self.values = self.ruleset.values()
+        self.observed = evidence.observed
+        self.errored = evidence.errored
+        self.not_reported = not_reported
+        self.vocabulary = vocabulary
+        self.naming: dict[str, list[str]] = {}  # parameter -> fixtures whose cases name it
+        for fid, seen in self.observed.items():
+            for param in sorted({p for c in seen.fixture.cases for p in c.where}):
+                self.naming.setdefault(param, []).append(fid)
+        self._failing: dict[tuple[str, int], frozenset[str]] = {}
+        self._holds: dict[tuple[str, int, str, str], bool] = {}
+        self._verdicts: dict[tuple[str, int], bool] = {}
+        self._mutants: dict[Delta, Ruleset | SpecErrors] = {}
+        self._scored: dict[Delta, Scored | None] = {}
+        passed = frozenset(fid for fid, o in self.observed.items() if o.passed)
+        failed = frozenset(self.observed) - passed
+        self.start = Scored((), self.ruleset, passed, failed, frozenset(self.errored), 0)
+        self._scored[()] = self.start
+
+    def start_rank(self) -> tuple[int, int]:
+        return (len(self.start.disagree) + len(self.start.errored), -len(self.start.agree))
+
+    # -- expectations
+    def agrees(self, fixture: Fixture, case: Case) -> bool:
+        """Does the outcome under this base match ``case``? (judged once per case)"""
+        memo = (fixture.id, case.index)
+        found = self._verdicts.get(memo)
+        if found is None:
+            answer = {"status": "ok", "outcome": self.observed[fixture.id].outcome}
+            result = judge(fixture, case, self.ruleset, answer, self.not_reported)
+            found = self._verdicts[memo] = result.status is Status.PASSED
+        return found
+
+    def mutant(self, delta: Delta) -> Ruleset | SpecErrors:
+        found = self._mutants.get(delta)
+        if found is None:
+            try:
+                found = self.catalog.mutant(self.base, changes_of(delta), why="fingerprint")
+            except SpecErrors as exc:
+                found = exc
+            self._mutants[delta] = found
+        return found
+
+    def score(self, delta: Delta) -> Scored | None:
+        """The verdicts under ``base+delta``, or None when that is no valid ruleset."""
+        if delta in self._scored:
+            return self._scored[delta]
+        ruleset = self.mutant(delta)
+        scored = None
+        if isinstance(ruleset, Ruleset):
+            values = ruleset.values()
+            changed = {
+                p: (key(values.get(p)), values.get(p))
+                for p in set(values) | set(self.values)
+                if differs(values, self.values, p)
+            }
+            fitting = None
+            if not FIT_PARAMETERS.isdisjoint(changed):
+                fitting = self._fitting(ruleset)
+            if fitting is None or 2 * len(fitting) >= len(self.observed) + len(self.errored):
+                agree, disagree = self._verdicts_under(changed, fitting)
+                errored = self.start.errored if fitting is None else self.start.errored & fitting
+                scored = Scored(delta, ruleset, agree, disagree, errored, len(changed))
+        self._scored[delta] = scored
+        return scored
+
+    def _fitting(self, ruleset: Ruleset) -> frozenset[str]:
+        """The positions seen under the base that ``ruleset`` can have. A change set that
+        leaves fewer than half of them is no deviation from the base but another game
+        (a pack of four-card hands that fits none of its positions), and is not scored."""
+        seen = [o.fixture for o in self.observed.values()] + list(self.errored.values())
+        return frozenset(f.id for f in seen if f.fits(ruleset) is None)
+
+    def estimate(self, delta: Delta) -> tuple[int, int]:
+        """The quality of ``base+delta`` without resolving it: the changed values laid
+        over the base's, as if no other value depended on them and all were valid. Cheap;
+        it only orders the candidates, which are then resolved and scored. A change of
+        pack or table is resolved at once: only the ruleset says which positions fit."""
+        if not FIT_PARAMETERS.isdisjoint(p for p, _ in delta):
+            scored = self.score(delta)
+            if scored is not None:
+                return scored.quality()
+        changed = {p: (v, json.loads(v)) for p, v in delta}
+        agree, disagree = self._verdicts_under(changed, None)
+        return quality(len(disagree) + len(self.start.errored), len(agree))
+
+    def _verdicts_under(
+        self, changed: Changed, fitting: frozenset[str] | None
+    ) -> tuple[frozenset[str], frozenset[str]]:
+        """Agreeing and disagreeing fixtures with the ``changed`` values laid over the
+        base's. Only fixtures whose cases name a changed parameter are looked at again,
+        all of them when the change concerns the pack or the table (``fitting``: the
+        positions the changed ruleset can have)."""
+        if fitting is not None:
+            affected: Iterable[str] = self.observed
+        else:
+            affected = {fid for p in changed for fid in self.naming.get(p, ())}
+        agree, disagree = set(self.start.agree), set(self.start.disagree)
+        for fid in affected:
+            agree.discard(fid)
+            disagree.discard(fid)
+            if fitting is not None and fid not in fitting:
+                continue
+            fixture = self.observed[fid].fixture
+            case = next((c for c in fixture.cases if self._applies(fid, c, changed)), None)
+            if case is not None:
+                (agree if self.agrees(fixture, case) else disagree).add(fid)
+        return frozenset(agree), frozenset(disagree)
+
+    def _applies(self, fid: str, case: Case, changed: Changed) -> bool:
+        """Does ``case`` apply with ``changed`` laid over the base's values? What holds
+        under the base is worked out once per case, each predicate once per value."""
+        if not case.where:
+            return False  # a case by ruleset ids names no changed ruleset
+        failing = self._failing.get((fid, case.index))
+        if failing is None:
+            failing = frozenset(
+                p
+                for p, pred in case.where.items()
+                if not (p in self.values and predicate_holds(pred, self.values[p]))
+            )
+            self._failing[(fid, case.index)] = failing
+        if not failing.issubset(changed):
+            return False
+        for param, pred in case.where.items():
+            if param not in changed:
+                continue
+            value_key, value = changed[param]
+            memo = (fid, case.index, param, value_key)
+            holds = self._holds.get(memo)
+            if holds is None:
+                holds = self._holds[memo] = value is not None and predicate_holds(pred, value)
+            if not holds:
+                return False
+        return True
+
+    # -- candidates
+    def hints(
+        self, current: Scored, clear: bool = False
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Change sets that would make a failing fixture match another of its cases;
+        then, apart, single changes that leave the case it fails without effect (a value
+        its predicates exclude: the engine may play one the suite has no case for) and,
+        while positions errored, each other value of the pack and the table (not when the
+        change must ``clear`` disagreements too: another pack only takes positions away)."""
+        values = current.ruleset.values()
+        explaining: dict[Delta, dict[str, Any]] = {}
+        out = explaining
+
+        def add(hint: dict[str, Any]) -> None:
+            out.setdefault(delta_of(hint), hint)
+
+        for fid in sorted(set(self.observed) - current.agree):
+            fixture = self.observed[fid].fixture
+            for case in fixture.cases:
+                need = [
+                    p
+                    for p, pred in case.where.items()
+                    if not (p in values and predicate_holds(pred, values[p]))
+                ]
+                if not need or len(need) > MAX_HINT or not self.agrees(fixture, case):
+                    continue
+                options = [self.vocabulary.satisfying(p, case.where[p]) for p in need]
+                for combo in itertools.islice(itertools.product(*options), MAX_COMBINATIONS):
+                    add(dict(zip(need, combo, strict=True)))
+        out = {}
+        for fid in sorted(current.disagree):
+            failed = self.observed[fid].fixture.applicable_case(current.ruleset)
+            for p, pred in failed.where.items() if failed is not None else ():
+                for value in self.vocabulary.values.get(p, ()):
+                    if not predicate_holds(pred, value):
+                        add({p: value})
+        if current.errored and not (clear and current.disagree):
+            for p in sorted(FIT_PARAMETERS & set(self.vocabulary.values)):
+                for value in self.vocabulary.values[p]:
+                    if key(value) != key(values.get(p)):
+                        add({p: value})
+        return list(explaining.values()), [h for d, h in out.items() if d not in explaining]
+
+    def merged(self, delta: Delta, changes: Mapping[str, Any]) -> Delta:
+        """``delta`` with ``changes`` laid over it (the base's own value is no change)."""
+        out = changes_of(delta)
+        out.update(changes)
+        return delta_of({p: v for p, v in out.items() if key(v) != key(self.values.get(p))})
+
+    def completions(self, delta: Delta) -> list[Scored]:
+        """``delta`` scored; if it is no valid ruleset, each valid completion of it by
+        one value of a parameter its errors name."""
+        scored = self.score(delta)
+        if scored is not None:
+            return [scored]
+        problem = self.mutant(delta)
+        assert isinstance(problem, SpecErrors)
+        named: list[str] = []
+        for error in problem.errors:
+            for text in (error.path.removeprefix("$.rules."), error.message):
+                for match in _PARAMETER.finditer(text):
+                    param = match.group(1)
+                    if param in self.vocabulary.values and param not in named:
+                        named.append(param)
+        present = dict(delta)
+        out = []
+        for param in named:
+            if param in present:
+                continue
+            for value in self.vocabulary.values[param]:
+                repaired = self.score(self.merged(delta, {param: value}))
+                if repaired is not None:
+                    out.append(repaired)
+        return out
+
+    def order(self, scored: Scored) -> tuple[int, int, int, int, int, Delta]:
+        """Best first: quality, fewest changes, what the catalog plays, fewest values."""
+        return (
+            *scored.quality(),
+            len(scored.delta),
+            -self.vocabulary.familiarity(scored.delta),
+            scored.changed,
+            scored.delta,
+        )
+
+    # -- the search
+    def run(self, limit: int | None = None) -> Explanation:
+        """The best explanation on this base. With ``limit``, the search stops once it has
+        that many changes (house rules of the base included) and still something to
+        explain: another base explained everything with ``limit``, this one cannot beat it."""
+        current = self.start
+        steps: list[tuple[Delta, list[Scored]]] = []  # what each step set; its equals
+        stopped = False
+        while len(current.delta) < MAX_CHANGES and (current.disagree or current.errored):
+            left = (
+                None if limit is None else limit - len(self.ruleset.overlays) - len(current.delta)
+            )
+            if left is not None and left <= 0:
+                stopped = True
+                break
+            # The last change it may make must explain everything, or it cannot win.
+            better = self.step(current, clear=left == 1)
+            if not better:
+                stopped = left == 1
+                break
+            best = min(better, key=self.order)
+            equals = [
+                s
+                for s in better
+                if s is not best
+                and (s.agree, s.disagree, s.errored) == (best.agree, best.disagree, best.errored)
+                and len(s.delta) == len(best.delta)
+            ]
+            steps.append((tuple(d for d in best.delta if d not in current.delta), equals))
+            current = best
+        return self._explanation(self._pruned(current), steps, stopped)
+
+    def step(self, current: Scored, clear: bool = False) -> list[Scored]:
+        """The candidates that improve on ``current``: those that explain a failure if
+        any does, else those that only silence one or account for errors. Explaining
+        comes first because silencing is cheap: one parameter's other value silences
+        every fixture that pins it, and a greedy step that silences a family of failures
+        shuts out the two changes that would explain them (Feuer costing two lives,
+        during play and at the deal)."""
+        for hints in self.hints(current, clear):
+            better = self._improving(current, hints, clear)
+            if better:
+                return better
+        return []
+
+    def _improving(self, current: Scored, hints: list[dict[str, Any]], clear: bool) -> list[Scored]:
+        """The ``hints`` that improve on ``current`` (with ``clear``, only those estimated
+        to leave nothing unexplained), scored: in the order of their estimates, the best
+        few resolved (and those that tie with the best)."""
+        deltas = {self.merged(current.delta, hint) for hint in hints}
+        deltas.discard(current.delta)
+        estimated = sorted((self.estimate(d), d) for d in deltas)
+        estimated = [(q, d) for q, d in estimated if q < current.quality()]
+        if clear:
+            estimated = [(q, d) for q, d in estimated if q[1] == 0]
+        if not estimated:
+            return []
+        top = estimated[0][0]
+        chosen = [d for i, (q, d) in enumerate(estimated) if i < RESOLVED or q == top]
+        better: dict[Delta, Scored] = {}
+        for delta in chosen[:MAX_RESOLVED]:
+            for scored in self.completions(delta):
+                if len(scored.delta) <= MAX_CHANGES and scored.quality() < current.quality():
+                    better[scored.delta] = scored
+        return list(better.values())
+
+    def _pruned(self, current: Scored) -> Scored:
+        """Drop every change whose removal costs nothing."""
+        shrunk = True
+        while shrunk:
+            shrunk = False
+            for item in current.delta:
+                smaller = self.score(tuple(d for d in current.delta if d != item))
+                if smaller is not None and smaller.quality() <= current.quality():
+                    current, shrunk = smaller, True
+                    break
+        return current
+
+    def _explanation(
+        self, final: Scored, steps: list[tuple[Delta, list[Scored]]], stopped: bool
+    ) -> Explanation:
+        failures = self.start.disagree
+        kept = set(final.delta)
+        deviations = []
+        grouped: set[tuple[str, str]] = set()
+        for added, equals in steps:
+            group = tuple(d for d in added if d in kept and d not in grouped)
+            if group:
+                grouped.update(group)
+                deviations.append(self._deviation(final, group, equals))
+        left = tuple(d for d in final.delta if d not in grouped)
+        if left:
+            deviations.append(self._deviation(final, left, []))
+        return Explanation(
+            base=self.base,
+            ruleset=final.ruleset,
+            base_ruleset=self.ruleset,
+            judged=len(self.observed),
+            failures=tuple(sorted(failures)),
+            deviations=tuple(deviations),
+            agreement=len(final.agree),
+            unexplained=tuple(sorted(final.disagree)),
+            unjudged=tuple(sorted(failures - final.agree - final.disagree)),
+            errored=tuple(sorted(final.errored)),
+            refused=tuple(sorted(self.start.errored - final.errored)),
+            stopped=stopped,
+        )
+
+    def _deviation(self, final: Scored, group: Delta, equals: list[Scored]) -> Deviation:
+        """What ``group`` does in ``final``: what is lost without it, and the change sets
+        of the same step with the same effect."""
+        rest = tuple(d for d in final.delta if d not in group)
+        without = self.score(rest)
+        failures = self.start.disagree
+        if without is None:  # the rest alone is no ruleset: credit the group with it all
+            without = self.start
+        explained = (final.agree - without.agree) & failures
+        silenced = (without.disagree - final.disagree - final.agree) & failures
+        refused = without.errored - final.errored
+        others: list[tuple[Change, ...]] = []
+        for other in equals:
+            swapped = tuple(d for d in other.delta if d not in rest)
+            if swapped and swapped != group and dict(swapped).keys().isdisjoint(dict(rest)):
+                shown = self.changes(swapped)
+                if shown not in others:
+                    others.append(shown)
+        return Deviation(
+            self.changes(group), len(explained), len(silenced), len(refused), tuple(others)
+        )
+
+    def changes(self, delta: Delta) -> tuple[Change, ...]:
+        return tuple(Change(p, json.loads(v), self.values.get(p)) for p, v in delta)
