@@ -231,6 +231,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return serve(played.values(), f"schwimmen-reference playing {played.id}")
 
 
+def _cmd_fingerprint(args: argparse.Namespace) -> int:
+    from schwimmen.cli.fingerprint_command import run
+
+    return run(args)
+
+
 def _format_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="output format (default text)"
@@ -349,6 +355,18 @@ def build_parser() -> argparse.ArgumentParser:
         "penalties.knocker_lowest=2, comparison.suit_order=[C,S,H,D])",
     )
     p.set_defaults(func=_cmd_serve)
+    from schwimmen.cli.fingerprint_command import add_arguments as add_fingerprint_arguments
+
+    p = sub.add_parser(
+        "fingerprint",
+        help="which ruleset an implementation plays, and which parameters it changes",
+        description="Runs the suite against the implementation under every candidate base "
+        "and explains the failures by parameters, not by pass rate: the closest ruleset and "
+        "the fewest parameter values that, changed, make the suite's expectations agree with "
+        "the implementation. Exit status 1 when too little was judged to tell.",
+    )
+    add_fingerprint_arguments(p)
+    p.set_defaults(func=_cmd_fingerprint)
     return parser
 
 

@@ -1,0 +1,138 @@
+"""``schwimmen fingerprint --impl CMD``: which ruleset an engine plays, and where it deviates.
+
+Every file the command will write is checked before the suite runs (minutes against a
+slow engine), every argument error is one line with exit status 2, and an engine that
+cannot be fingerprinted (it crashes, hangs, errors everything) gets a one-line reason
+and exit status 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from schwimmen.cli.conformance_command import _command, _positive_int, _seconds
+from schwimmen.conformance import fingerprint_report as report
+from schwimmen.conformance.fingerprint import fingerprint
+from schwimmen.conformance.harness import Options
+from schwimmen.conformance.output import OutputError, check_writable, write_atomically
+from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec.loader import Catalog
+from schwimmen.spec.printable import printable
+
+PROG = "schwimmen fingerprint"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--impl",
+        metavar="COMMAND",
+        type=_command,
+        required=True,
+        help="the program to fingerprint; it speaks the protocol of conformance/PROTOCOL.md",
+    )
+    p.add_argument(
+        "--base",
+        action="append",
+        default=[],
+        metavar="RULESET[+HOUSE...]",
+        help="only these candidate bases (repeatable). The default is every ruleset, every "
+        "house rule on its ruleset and every composition the engine's start answer names",
+    )
+    p.add_argument("-j", "--jobs", type=_positive_int, default=1, help="implementation processes")
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=10.0,
+        help="seconds per request, writing it and reading the answer (default 10)",
+    )
+    p.add_argument("--format", choices=("pretty", "json"), default="pretty")
+    p.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    p.add_argument(
+        "--emit-house-rule",
+        metavar="FILE",
+        help="write the deviations found as a house rule on the closest ruleset to FILE "
+        "(schwimmen validate accepts it; run the suite with --ruleset RULESET+FILE)",
+    )
+
+
+def _error(message: str) -> int:
+    print(printable(f"{PROG}: error: {message}").replace("\n", " "), file=sys.stderr)
+    return 2
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def run(args: argparse.Namespace) -> int:
+    catalog = Catalog.load()
+    for name in args.base:
+        try:
+            catalog.resolve(name)
+        except SpecErrors as exc:
+            problems = "; ".join(e.message for e in exc.errors) or str(exc)
+            return _error(f"argument --base: {name}: {problems}")
+    output = Path(args.output) if args.output else None
+    emit = Path(args.emit_house_rule) if args.emit_house_rule else None
+    try:
+        if output is not None:
+            check_writable(output, "--output")
+        if emit is not None:
+            check_writable(emit, "--emit-house-rule")
+    except OutputError as exc:
+        return _error(str(exc))
+    if emit is not None and (emit.suffix != ".yaml" or not report.ID.match(emit.stem)):
+        return _error(
+            f"argument --emit-house-rule: {emit.name}: the file is named by the house rule's "
+            "id, lowercase words joined by '-', ending in .yaml (my-engine.yaml)"
+        )
+    options = Options(impl=args.impl, jobs=args.jobs, timeout=args.timeout)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None
+    try:
+        found = fingerprint(catalog, options, bases=list(dict.fromkeys(args.base)))
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+    if args.format == "json":
+        shown = report.dumps(report.to_json(found, catalog)) + "\n"
+    else:
+        shown = report.text(found, catalog)
+    code = 0
+    if found.problem == "interrupted":
+        code = 130
+    elif found.closest is None:
+        code = 1
+    if emit is not None and found.closest is not None:
+        rule = report.house_rule(found, catalog, emit.stem)
+        if rule is None:
+            print(f"{PROG}: no deviation found; {emit} not written", file=sys.stderr)
+        else:
+            try:
+                write_atomically(emit, rule)
+            except OSError as exc:
+                print(
+                    f"{PROG}: error: cannot write --emit-house-rule {emit}: {exc}", file=sys.stderr
+                )
+                code = 2
+    if output is not None:
+        try:
+            write_atomically(output, shown)
+        except OSError as exc:
+            print(
+                f"{PROG}: error: cannot write --output {output}: {exc}; the report follows",
+                file=sys.stderr,
+            )
+            sys.stdout.write(shown)
+            return 2
+        print(f"{report.summary(found)} (report in {output})")
+        return code
+    sys.stdout.write(shown)
+    return code
