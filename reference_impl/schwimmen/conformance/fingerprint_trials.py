@@ -1,0 +1,200 @@
+"""Trying the fingerprint on engines whose rules are known: its test and its benchmark.
+
+A trial is a ruleset with some parameters changed (or a house rule on its origin), played
+by the reference whatever ruleset a case names: ``schwimmen serve --play`` over the
+protocol, or the same thing in-process (:func:`played_in_process`, answering each
+position once: such an engine's answer does not depend on the ruleset the request
+names). The fingerprint should name what it plays: the trial's base and exactly its
+changed parameter values. Its verdict on a trial is one of
+
+* ``hit``: the closest explanation plays exactly the trial's parameter values (a base
+  with changes, or a composition of the catalog that is the same ruleset);
+* ``not observable``: under its own base the trial passes every fixture; the suite
+  cannot see the change at all, so no fingerprint can find it;
+* ``suite inconsistent``: the reference playing the trial fails a case that applies to
+  the trial's ruleset (a case whose predicates pin the changed parameter but not another
+  one its outcome depends on: the mutation lint, which ignores failures of cases that pin
+  the changed parameter, does not see it); the truth itself leaves a failure unexplained,
+  and :func:`inconsistencies` lists them;
+* ``indistinguishable``: the fingerprint chose something else, but the truth would not
+  rank better on the suite's evidence (as few unexplained failures and as few changes):
+  a change the suite sees only in part, or one with the same effect as another;
+* ``miss``: the truth would have ranked better, and the search did not find it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shlex
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from schwimmen.conformance.fingerprint import Fingerprint, check
+from schwimmen.conformance.fingerprint_evidence import Implementation
+from schwimmen.conformance.mutations import alternatives
+from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec.loader import SEPARATOR, Catalog
+from schwimmen.spec.model import Ruleset
+
+HIT = "hit"
+NOT_OBSERVABLE = "not observable"
+INCONSISTENT = "suite inconsistent"
+INDISTINGUISHABLE = "indistinguishable"
+MISS = "miss"
+
+
+@dataclass(frozen=True)
+class Trial:
+    """A ruleset ``base`` played with ``changes`` (a house rule: ``base`` is its origin
+    and ``played`` the composition)."""
+
+    base: str
+    changes: Mapping[str, Any] = field(default_factory=dict)
+    played: str | None = None
+
+    @property
+    def label(self) -> str:
+        if self.played:
+            return self.played
+        shown = ", ".join(f"{p}={json.dumps(v)}" for p, v in self.changes.items())
+        return f"{self.base}+{{{shown}}}"
+
+    def ruleset(self, catalog: Catalog) -> Ruleset:
+        if self.played:
+            return catalog.resolve(self.played)
+        return catalog.mutant(self.base, self.changes)
+
+    def explicit_changes(self, catalog: Catalog) -> dict[str, Any]:
+        """The parameter values the trial sets (a house rule's, as its file writes them)."""
+        if not self.played:
+            return dict(self.changes)
+        out: dict[str, Any] = {}
+        for name in self.played.split(SEPARATOR)[1:]:
+            rules = catalog.house_rules[name].data["rules"]
+            for group, params in rules.items():
+                for param, entry in params.items():
+                    out[f"{group}.{param}"] = entry["value"]
+        return out
+
+    def serve_command(self, python: str = sys.executable) -> str:
+        """The ``schwimmen serve --play`` command that plays this trial."""
+        words = [python, "-m", "schwimmen", "serve", "--play", self.played or self.base]
+        for param, value in self.changes.items():
+            words += ["--set", f"{param}={json.dumps(value)}"]
+        return shlex.join(words)
+
+
+def house_rule_trials(catalog: Catalog) -> list[Trial]:
+    """Every house rule of the catalog, played on its origin."""
+    return [
+        Trial(name.split(SEPARATOR)[0], played=name)
+        for name in catalog.standard_names()
+        if SEPARATOR in name
+    ]
+
+
+def sample(trials: list[Trial], count: int, seed: int) -> list[Trial]:
+    """``count`` of ``trials``, the same for a seed (for a quick run)."""
+    return random.Random(seed).sample(trials, min(count, len(trials)))
+
+
+def mutant_trials(catalog: Catalog, seed: int, ones: int, twos: int) -> list[Trial]:
+    """For each ruleset, ``ones`` random one-parameter and ``twos`` two-parameter
+    mutants (valid ones, from the mutation lint's alternatives), the same for a seed."""
+    rng = random.Random(seed)
+    space = alternatives()
+    out: list[Trial] = []
+    for base in sorted(catalog.rulesets):
+        values = catalog.resolve(base).values()
+        choices = sorted(
+            (
+                (p, v)
+                for p, vs in space.items()
+                if p in values
+                for v in vs
+                if json.dumps(v) != json.dumps(values[p])
+            ),
+            key=lambda pv: (pv[0], json.dumps(pv[1], sort_keys=True)),
+        )
+        for size, count in ((1, ones), (2, twos)):
+            seen: set[str] = set()
+            for _ in range(count * 50):
+                if len(seen) >= count:
+                    break
+                picked = rng.sample(choices, size)
+                if len({p for p, _ in picked}) < size:
+                    continue
+                trial = Trial(base, dict(sorted(picked)))
+                if trial.label in seen:
+                    continue
+                try:
+                    trial.ruleset(catalog)
+                except SpecErrors:
+                    continue
+                seen.add(trial.label)
+                out.append(trial)
+    return out
+
+
+def played_in_process(catalog: Catalog, trial: Trial) -> Implementation:
+    """An in-process implementation playing ``trial`` whatever the request names, as
+    ``serve --play`` does; it answers each position once."""
+    from schwimmen.engine.adapter import run_case
+    from schwimmen.protocol.server import playing
+
+    run = playing(trial.ruleset(catalog).values(), run_case)
+    answers: dict[str, Mapping[str, Any]] = {}
+
+    def implementation(request: Mapping[str, Any]) -> Mapping[str, Any]:
+        key = json.dumps({k: v for k, v in request.items() if k != "ruleset"}, sort_keys=True)
+        if key not in answers:
+            answers[key] = run(request)
+        return answers[key]
+
+    return implementation
+
+
+def _values(ruleset: Ruleset) -> str:
+    return json.dumps(ruleset.values(), sort_keys=True)
+
+
+def verdict(catalog: Catalog, trial: Trial, found: Fingerprint) -> str:
+    """hit, not observable, indistinguishable or miss (module docstring)."""
+    truth = trial.ruleset(catalog)
+    best = found.closest
+    if best is not None and _values(best.ruleset) == _values(truth):
+        return HIT
+    evidence = found.evidence
+    seen = evidence.bases.get(trial.base) if evidence is not None else None
+    if seen is not None and all(o.passed for o in seen.observed.values()) and not seen.errored:
+        return NOT_OBSERVABLE
+    if best is None or evidence is None or seen is None:
+        return MISS
+    changes = trial.explicit_changes(catalog)
+    scored = check(catalog, evidence, trial.base, changes)
+    if scored is None:
+        return MISS
+    if scored.disagree or scored.errored:
+        return INCONSISTENT
+    truth_rank = (len(scored.disagree) + len(scored.errored), len(changes))
+    return INDISTINGUISHABLE if best.rank()[:2] <= truth_rank else MISS
+
+
+def inconsistencies(catalog: Catalog, trial: Trial, found: Fingerprint) -> list[str]:
+    """The fixtures whose case under the trial's ruleset its own play fails: the suite
+    contradicts the reference there (``fixture: case``)."""
+    evidence = found.evidence
+    if evidence is None or trial.base not in evidence.bases:
+        return []
+    scored = check(catalog, evidence, trial.base, trial.explicit_changes(catalog))
+    if scored is None:
+        return []
+    seen = evidence.bases[trial.base].observed
+    out = []
+    for fid in sorted(scored.disagree):
+        case = seen[fid].fixture.applicable_case(scored.ruleset)
+        out.append(f"{fid}: {case.label() if case is not None else '?'}")
+    return out
