@@ -226,3 +226,30 @@ def test_showdown_names_the_lowest_hand_by_its_points() -> None:
     for result in lowest:
         loser = min(result.losses)
         assert result.why.startswith(f"lowest hand {points_text(result.values[loser].points)}:")
+
+
+@pytest.mark.parametrize("name", ["pagat", "altenburg", "dutch", "rules-page", "scat"])
+def test_compiled_rounds_agree_on_no_knock_in_the_first_cycle(name: str) -> None:
+    """knocking.first_turn not-in-first-cycle, which only a house rule on scat uses in the
+    catalog, on the middle games too: both engines refuse a knock until everybody moved."""
+    rules = _catalog().mutant(name, {"knocking.first_turn": "not-in-first-cycle"}).rules
+    compiled = compile_round(rules, trace=True)
+    pack = evaluator_for(rules).pack
+    rng = random.Random(zlib.crc32(name.encode()))
+    for _ in range(60):
+        seats = rng.randint(rules.players.min, min(6, rules.players.max))
+        deck = list(pack)
+        rng.shuffle(deck)
+        check_compiled_round(compiled, seats, deck, rng.random)
+
+
+def test_no_knock_until_every_player_has_moved() -> None:
+    rules = _catalog().mutant("pagat", {"knocking.first_turn": "not-in-first-cycle"}).rules
+    match = Match(rules, 3, seed=5)
+    while match.round.phase.value != "turn":
+        match.apply(match.legal_actions()[0])
+    for _ in range(3):
+        texts = [to_text(a) for a in match.legal_actions()]
+        assert not any(t.endswith("knock") for t in texts), texts
+        match.apply(match.legal_actions()[0])  # a swap: no round of passes
+    assert any(to_text(a).endswith("knock") for a in match.legal_actions())

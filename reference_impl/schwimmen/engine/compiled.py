@@ -184,6 +184,10 @@ def play_round(deck, n, r, trace):
 #endif
     cur = 0
     moves = 0
+#if CYCLE_KNOCK
+    moved = [False] * n
+    unmoved = n
+#endif
     streak = 0
     knocker = -1
     last = None
@@ -203,6 +207,9 @@ def play_round(deck, n, r, trace):
         knock_ok = last is None and knocker < 0
 #if NO_FIRST_KNOCK
         knock_ok = knock_ok and moves > 0
+#endif
+#if CYCLE_KNOCK
+        knock_ok = knock_ok and unmoved == 0
 #endif
 #if REQ_MAX
         knock_ok = knock_ok and LOOK(hand) & 1
@@ -253,6 +260,11 @@ def play_round(deck, n, r, trace):
         hand.remove(thrown)
         discard.append(thrown)
         moves += 1
+#if CYCLE_KNOCK
+        if not moved[cur]:
+            moved[cur] = True
+            unmoved -= 1
+#endif
         reached[cur] = moves
         flags = LOOK(hand)
 #if FEUER
@@ -291,6 +303,9 @@ def play_round(deck, n, r, trace):
 #endif
 #if NO_FIRST_KNOCK
         knock_ok = knock_ok and moves > 0
+#endif
+#if CYCLE_KNOCK
+        knock_ok = knock_ok and unmoved == 0
 #endif
 #if CLOSE_BY_PASSING
         knock_ok = knock_ok and pass_ok
@@ -383,6 +398,11 @@ def play_round(deck, n, r, trace):
             trace.append((cur, "knock"))
 #endif
         moves += 1
+#if CYCLE_KNOCK
+        if not moved[cur]:
+            moved[cur] = True
+            unmoved -= 1
+#endif
         if changed:
             reached[cur] = moves
 #if PASS_MUST
@@ -566,6 +586,7 @@ def rule_flags(rules: Rules) -> dict[str, bool]:
         "AFTER_MOVE": k.form is v.KnockForm.AFTER_MOVE,
         "REQ_MAX": k.requires is v.KnockRequires.MAXIMUM,
         "NO_FIRST_KNOCK": k.first_turn is v.KnockFirstTurn.NOT_ON_FIRST_TURN_OF_DEAL,
+        "CYCLE_KNOCK": k.first_turn is v.KnockFirstTurn.NOT_IN_FIRST_CYCLE,
         "ONE_KNOCK": k.per_round is v.KnocksPerRound.ONE,
         "NL": k.then is not v.AfterKnock.LAST_CYCLE,
         "UNTIL_DEALER": k.last_cycle is v.LastCycle.UNTIL_DEALER,

@@ -69,7 +69,7 @@ DESCRIPTION: dict[Reason, str] = {
     Reason.MUST_SWAP_AFTER_PASS: "after a pass this player must swap",
     Reason.KNOCK_WITH_MOVE: "knocking replaces the move here; it cannot follow one",
     Reason.SECOND_KNOCK: "somebody has already knocked (or this player has closed)",
-    Reason.KNOCK_FIRST_TURN: "no knock on the very first turn",
+    Reason.KNOCK_FIRST_TURN: "no knock on the first turn (or in the first cycle)",
     Reason.KNOCK_NEEDS_MAXIMUM: "only a player holding 31 may close",
     Reason.UNSUPPORTED: "the implementation has no such action (the reference never reports it)",
 }

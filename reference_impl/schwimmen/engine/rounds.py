@@ -124,6 +124,7 @@ _ACT_TAKE_EXTRA = ActionKind.TAKE_EXTRA
 _ACT_TURN_UP = ActionKind.TURN_UP
 _IN_PLAY_MUST_SHOW = InPlay.MUST_SHOW
 _KNOCK_FIRST_NOT_ON_FIRST_TURN_OF_DEAL = KnockFirstTurn.NOT_ON_FIRST_TURN_OF_DEAL
+_KNOCK_FIRST_NOT_IN_FIRST_CYCLE = KnockFirstTurn.NOT_IN_FIRST_CYCLE
 _KNOCK_FORM_AFTER_MOVE = KnockForm.AFTER_MOVE
 _KNOCK_FORM_CLOSE_BY_PASSING = KnockForm.CLOSE_BY_PASSING
 _KNOCK_FORM_INSTEAD_OF_MOVE = KnockForm.INSTEAD_OF_MOVE
@@ -209,6 +210,7 @@ class Round:
     phase: Phase = Phase.TURN
     current: int = -1
     moves: int = 0
+    moved: set[int] = field(default_factory=set)
     pass_streak: int = 0
     passed: set[int] = field(default_factory=set)
     obliged: set[int] = field(default_factory=set)
@@ -506,7 +508,10 @@ class Round:
             return Reason.SECOND_KNOCK
         if seat in self.closed:
             return Reason.SECOND_KNOCK
-        if knocking.first_turn is _KNOCK_FIRST_NOT_ON_FIRST_TURN_OF_DEAL and self.moves == 0:
+        first_turn = knocking.first_turn
+        if first_turn is _KNOCK_FIRST_NOT_ON_FIRST_TURN_OF_DEAL and self.moves == 0:
+            return Reason.KNOCK_FIRST_TURN
+        if first_turn is _KNOCK_FIRST_NOT_IN_FIRST_CYCLE and len(self.moved) < len(self.seats):
             return Reason.KNOCK_FIRST_TURN
         if knocking.requires is _KNOCK_REQ_MAXIMUM:
             closing = self.hands[seat] if hand is None else hand
@@ -698,6 +703,7 @@ class Round:
             self.emit(ev.Passed(seat))
         self.phase = _PHASE_TURN
         self.moves += 1
+        self.moved.add(seat)
         if changed:
             self.reached[seat] = self.moves
             if self.obliged:
@@ -855,6 +861,7 @@ class Round:
         kind = action.kind
         if kind is _ACT_KNOCK:
             self.moves += 1
+            self.moved.add(seat)
             self.emit(ev.Knocked(seat))
             if self._knock(seat):
                 return
@@ -866,6 +873,7 @@ class Round:
             self.discard.append(card)
             self.emit(ev.Discarded(seat, card))
             self.moves += 1
+            self.moved.add(seat)
             self.phase = _PHASE_TURN
             self.took_from_discard = None
             self.reached[seat] = self.moves

@@ -391,12 +391,15 @@ _PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         "knocking.first_turn",
         "Knocking on the first turn",
-        "Whether the very first turn of a round may be a knock (U05).",
+        "Whether the first turns of a round may be a knock (U05).",
         {},
         choices={
             "allowed": "Yes.",
             "not-on-first-turn-of-deal": "Not on the round's very first turn; every later turn "
             "may.",
+            "not-in-first-cycle": "Not before every player of the round has made a move: "
+            "nobody knocks in the whole first cycle of turns, each player's own first turn "
+            "included.",
         },
         matrix="2.12",
     ),

@@ -90,6 +90,7 @@ class KnockRequires(StrEnum):
 class KnockFirstTurn(StrEnum):
     ALLOWED = "allowed"
     NOT_ON_FIRST_TURN_OF_DEAL = "not-on-first-turn-of-deal"
+    NOT_IN_FIRST_CYCLE = "not-in-first-cycle"
 
 
 class KnocksPerRound(StrEnum):
