@@ -279,7 +279,8 @@ def test_no_check_rests_on_a_shuffled_pack() -> None:
     for fixture, ruleset, expect, outcome in _runs():
         where = f"{fixture.id}[{ruleset.id}]"
         setup = fixture.setup
-        packs = (1 if "hands" in setup or "deck" in setup else 0) + len(setup.get("decks", []))
+        given = len(setup.get("decks", [])) + len(setup.get("deals", []))
+        packs = (1 if "hands" in setup or "deck" in setup else 0) + given
         steps = len(setup.get("steps", []))
         request = fixture.request(ruleset) | {"checkpoints": list(range(1, steps + 1))}
         states = run_case(request)["outcome"].get("states", {})

@@ -38,6 +38,7 @@ function playSteps(c) {
     lives: c.lives,
     eliminated: c.eliminated,
     decks: c.decks,
+    deals: c.deals,
   });
   // Either a stacked pack to deal by pagat's procedure, or the cards as dealt.
   if (c.deck) match.dealPack(c.deck);

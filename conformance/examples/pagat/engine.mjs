@@ -54,15 +54,17 @@ export class Match {
    * seats: how many (P1..Pn, clockwise); dealer: who deals first (default the last seat);
    * lives: one number or { seat: lives } (missing seats start with LIVES);
    * eliminated: seats already out (they have 0 lives); decks: stacked packs for the
-   * rounds to come (after them, packs are shuffled with a fixed seed, so a run repeats).
+   * rounds to come, or deals: those rounds as dealt (after them, packs are shuffled with
+   * a fixed seed, so a run repeats).
    */
-  constructor({ seats, dealer, lives = LIVES, eliminated = [], decks = [], seed = 31 }) {
+  constructor({ seats, dealer, lives = LIVES, eliminated = [], decks = [], deals = [], seed = 31 }) {
     this.seats = Array.from({ length: seats }, (_, i) => `P${i + 1}`);
     this.dealer = dealer ?? this.seats.at(-1);
     this.eliminated = new Set(eliminated);
     const start = (s) => (typeof lives === "number" ? lives : (lives[s] ?? LIVES));
     this.lives = Object.fromEntries(this.seats.map((s) => [s, this.eliminated.has(s) ? 0 : start(s)]));
     this.decks = decks.map((pack) => [...pack]);
+    this.deals = [...deals];
     this.random = mulberry32(seed);
     this.rounds = []; // every round that ended, as the protocol reports it
     this.stepNo = 0; // the number of the step being played (0 = the deal)
@@ -245,21 +247,27 @@ export class Match {
       reason === "feuer"
         ? Object.fromEntries(players.filter((s) => s !== by).map((s) => [s, 1]))
         : showdownLosses(hands);
-    this.rounds.push({
+    const record = {
       reason,
       at_deal: atDeal,
       after_step: this.stepNo,
       by,
       knocker,
       losses,
+      lives_lost: {},
       values: valuesOf(hands),
       hands,
-    });
-    this.settle(losses);
+    };
+    this.rounds.push(record);
+    this.settle(losses, record);
   }
 
-  /** Take the lives, see whether the match is over, otherwise deal the next round. */
-  settle(losses) {
+  /**
+   * Take the lives (noting in the round's record what the match took: lives_lost, as
+   * against the losses the round imposed), see whether the match is over, otherwise deal
+   * the next round.
+   */
+  settle(losses, record) {
     // lives.multi_loss = one-at-a-time; lives.after_last = swim: a player without lives
     // swims, and a life lost while swimming puts him out.
     const lives = { ...this.lives };
@@ -273,6 +281,9 @@ export class Match {
     // match.everyone_out = replay-round: if the losses would put out everybody left,
     // nobody loses and the round is played again (with the next dealer).
     if (out.size < this.seats.length) {
+      for (const seat of this.seats) {
+        if (this.lives[seat] > lives[seat]) record.lives_lost[seat] = this.lives[seat] - lives[seat];
+      }
       this.lives = lives;
       this.eliminated = out;
     }
@@ -283,7 +294,9 @@ export class Match {
       return;
     }
     this.dealer = this.next(this.dealer); // match.dealer_rotation = clockwise
-    this.dealPack(this.decks.shift() ?? shuffle(newPack(), this.random));
+    const dealt = this.deals.shift();
+    if (dealt) this.setPosition(dealt);
+    else this.dealPack(this.decks.shift() ?? shuffle(newPack(), this.random));
   }
 
   // ---- what the table looks like ----------------------------------------------------
@@ -310,6 +323,7 @@ export class Match {
       dealer: this.dealer,
       middle: [...round.middle],
       hands: Object.fromEntries(Object.entries(round.hands).map(([s, cards]) => [s, [...cards]])),
+      values: valuesOf(round.hands),
       knocker: round.knocker,
       legal: this.legal(),
       lives: { ...this.lives },

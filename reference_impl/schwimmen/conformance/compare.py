@@ -5,7 +5,7 @@ does not also pin the event wording. Within what is stated it is exact: ``losses
 every seat that loses (an unmentioned seat must lose nothing), card lists keep their
 order, and seat lists (swimming, eliminated, winners) are compared as sets. States
 ``after_step`` are matched like the state after the last step, against the outcome's
-``states``.
+``states``; their ``round_over`` is read from the round records' ``after_step``.
 
 A checked field the outcome leaves out is a failure ("not reported"): silence is never a
 pass. The one exception is a field the implementation declared in its start answer as
@@ -25,6 +25,8 @@ from typing import Any
 from schwimmen.conformance.fields import covering
 
 SET_KEYS = {"swimming", "eliminated", "winners"}
+# Per seat, the lives a round costs: a seat left out lost none, so it must lose none.
+LOSS_KEYS = {"losses", "lives_lost"}
 SEAT = re.compile(r"^P[0-9]+$")
 
 
@@ -159,15 +161,16 @@ class _Judge:
             return
         if not isinstance(actual, Mapping):
             raise _bad(path, actual, "an object")
-        if key == "losses":
+        losses = key in LOSS_KEYS
+        if losses:
             extra = {k: v for k, v in actual.items() if k not in expected and v}
             if extra:
                 self.differs(path, dict(expected), dict(actual))
                 return
-        if not expected or key == "losses":
+        if not expected or losses:
             self.agrees()  # "nobody else loses" (or: nothing in here) is a check too
         # A seat that loses nothing may be left out of losses (PROTOCOL.md).
-        absent = 0 if key == "losses" else NOT_REPORTED
+        absent = 0 if losses else NOT_REPORTED
         for k, v in expected.items():
             sub = generic if SEAT.match(k) else (*generic, k)
             self.match(v, actual.get(k, absent), f"{path}.{k}", sub, k)
@@ -227,13 +230,47 @@ class _Judge:
             raise _bad("states", states, "an object of states by step number")
         for number, state_expected in expected.items():
             path = f"after_step.{number}"
+            rest = {k: v for k, v in state_expected.items() if k != "round_over"}
+            if "round_over" in state_expected:
+                self.round_over_by(
+                    int(number), state_expected["round_over"], outcome, f"{path}.round_over"
+                )
+            if not rest:
+                continue
             state = NOT_REPORTED if states is NOT_REPORTED else states.get(number, NOT_REPORTED)
             if state is NOT_REPORTED:
-                self.missing(path, ("states",), state_expected)
+                self.missing(path, ("states",), rest)
             elif not isinstance(state, Mapping):
                 raise _bad(f"states.{number}", state, "an object")
             else:
-                self.outcome(state_expected, state, 0, f"{path}.")
+                self.outcome(rest, state, 0, f"{path}.")
+
+    def round_over_by(
+        self, number: int, expected: bool, outcome: Mapping[str, Any], path: str
+    ) -> None:
+        """``round_over`` after step ``number``: whether a round has ended by then, read
+        from the outcome's round records (``after_step``), not from a state."""
+        rounds = outcome.get("rounds", NOT_REPORTED)
+        if rounds is NOT_REPORTED:
+            self.missing(path, ("rounds",), expected)
+            return
+        if not isinstance(rounds, list):
+            raise _bad("rounds", rounds, "a list of the rounds that ended")
+        over = False
+        for i, record in enumerate(rounds):
+            if not isinstance(record, Mapping):
+                raise _bad(f"rounds[{i}]", record, "an object")
+            step = record.get("after_step", NOT_REPORTED)
+            if step is NOT_REPORTED:
+                self.missing(path, ("rounds", "after_step"), expected)
+                return
+            if isinstance(step, bool) or not isinstance(step, int):
+                raise _bad(f"rounds[{i}].after_step", step, "a whole number")
+            over = over or step <= number
+        if over is expected:
+            self.agrees()
+        else:
+            self.differs(path, expected, over)
 
     def rounds(
         self, key: str, expected: Any, actual: Any, path: str, root: tuple[str, ...]

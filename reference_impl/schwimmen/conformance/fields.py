@@ -48,6 +48,7 @@ PART_FIELDS = (
     "rounds.by",
     "rounds.knocker",
     "rounds.losses",
+    "rounds.lives_lost",
     "rounds.values",
     "rounds.hands",
     "steps.reason",

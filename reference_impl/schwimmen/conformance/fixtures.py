@@ -18,8 +18,9 @@ from schwimmen.protocol.cards import deck, text
 from schwimmen.resources import conformance_dir
 from schwimmen.spec.errors import SpecError
 from schwimmen.spec.model import Citation, Ruleset
+from schwimmen.spec.rules import Rules
 from schwimmen.spec.validation import schema_errors
-from schwimmen.spec.vocabulary import DealProcedure, MoveKind
+from schwimmen.spec.vocabulary import DealProcedure, MoveKind, Series
 from schwimmen.spec.yamlread import Document, YamlError, read_file
 
 SCHEMA = "fixture.schema.json"
@@ -35,6 +36,8 @@ POSITION_KEYS = (
     "discard",
     "deck",
     "decks",
+    "deals",
+    "points",
     "knocker",
     "reached",
     "steps",
@@ -51,6 +54,7 @@ class Case:
     because: tuple[Citation, ...]
     defaults: tuple[str, ...]
     note: str
+    evaluation_only: bool = False
 
     def label(self) -> str:
         return self.name or f"case {self.index + 1}"
@@ -74,34 +78,23 @@ class Fixture:
         "n/a": sixes in a 32-card pack, three-card hands in "41", a middle in the
         draw-and-discard game), or None when it can."""
         rules = ruleset.rules
-        pack = _pack_texts(rules.cards.ranks, rules.cards.suits)
         setup = self.setup
-        cards: list[str] = []
-        for key in ("middle", "extra", "stock", "discard", "deck"):
-            cards.extend(setup.get(key, ()))
-        for hand in setup.get("hands", {}).values():
-            cards.extend(hand)
-            if len(hand) != rules.cards.hand_size:
-                return f"hands of {len(hand)} cards, the ruleset deals {rules.cards.hand_size}"
+        cards: list[str] = list(setup.get("deck", ()))
         for d in setup.get("decks", ()):
             cards.extend(d)
+        for position in (setup, *setup.get("deals", ())):
+            why = _dealt_fits(position, rules, cards)
+            if why is not None:
+                return why
+        pack = _pack_texts(rules.cards.ranks, rules.cards.suits)
         foreign = sorted({c for c in cards if c not in pack})
         if foreign:
             return f"card(s) {', '.join(foreign)} are not in the ruleset's pack"
-        draw_game = rules.turns.move is MoveKind.DRAW_AND_DISCARD
-        if draw_game and ("middle" in setup or "extra" in setup):
-            return "the position has a middle; the ruleset has none"
-        if not draw_game and "discard" in setup:
-            return "the position has a discard pile; the ruleset has a middle"
-        if "middle" in setup and len(setup["middle"]) != rules.cards.middle_size:
-            size = rules.cards.middle_size
-            return f"a middle of {len(setup['middle'])} cards, the ruleset has {size}"
-        has_choice = rules.dealing.procedure in (
-            DealProcedure.EXTRA_HAND_BLIND_CHOICE,
-            DealProcedure.TWO_PACKETS_LOOK_AT_ONE,
-        )
-        if "extra" in setup and not has_choice:
-            return "the position has a dealer's extra hand; the ruleset deals none"
+        if (
+            any(setup.get("points", {}).values())
+            and rules.match.series is not Series.POINT_AND_NEW_MATCH
+        ):
+            return "the position has match points; the ruleset plays a single match"
         if self.kind != "setup":
             seats = int(setup.get("seats", 0))
             if not rules.players.min <= seats <= rules.players.max:
@@ -136,6 +129,32 @@ class Fixture:
         if checkpoints:
             request["checkpoints"] = checkpoints
         return request
+
+
+def _dealt_fits(position: Mapping[str, Any], rules: Rules, cards: list[str]) -> str | None:
+    """Why cards as dealt (the first round's or a later deal's) cannot be dealt under
+    ``rules``, or None; their cards are added to ``cards`` for the pack check."""
+    for key in ("middle", "extra", "stock", "discard"):
+        cards.extend(position.get(key, ()))
+    for hand in position.get("hands", {}).values():
+        cards.extend(hand)
+        if len(hand) != rules.cards.hand_size:
+            return f"hands of {len(hand)} cards, the ruleset deals {rules.cards.hand_size}"
+    draw_game = rules.turns.move is MoveKind.DRAW_AND_DISCARD
+    if draw_game and ("middle" in position or "extra" in position):
+        return "the position has a middle; the ruleset has none"
+    if not draw_game and "discard" in position:
+        return "the position has a discard pile; the ruleset has a middle"
+    if "middle" in position and len(position["middle"]) != rules.cards.middle_size:
+        size = rules.cards.middle_size
+        return f"a middle of {len(position['middle'])} cards, the ruleset has {size}"
+    has_choice = rules.dealing.procedure in (
+        DealProcedure.EXTRA_HAND_BLIND_CHOICE,
+        DealProcedure.TWO_PACKETS_LOOK_AT_ONE,
+    )
+    if "extra" in position and not has_choice:
+        return "the position has a dealer's extra hand; the ruleset deals none"
+    return None
 
 
 @cache
@@ -206,6 +225,7 @@ def parse_fixture(
             because=tuple(_citation(c) for c in raw.get("because", ())),
             defaults=tuple(raw.get("default", ())),
             note=raw.get("note", ""),
+            evaluation_only=bool(raw.get("evaluation_only", False)),
         )
         for i, raw in enumerate(data["cases"])
     )

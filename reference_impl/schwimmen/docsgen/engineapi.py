@@ -75,6 +75,8 @@ CONSTRUCTOR: Mapping[str, str] = {
     "position": "cards as dealt for the first round (fixtures start from a position)",
     "eliminated": "seats that are already out (their lives count as 0)",
     "record": "keep the event log (on by default; off only saves time)",
+    "points": "match points per seat at the start, where the ruleset plays a series",
+    "deals": "positions for the rounds after the first, dealt as given (instead of decks)",
 }
 
 # Each key of ``Match.observation``; a test keeps this list true to the engine.

@@ -185,6 +185,9 @@ def position_md(fixture: Fixture) -> str:
         facts.append(f"every seat has {lives} {'life' if lives == 1 else 'lives'} left")
     if knocker:
         facts.append(f"**{knocker}** has knocked")
+    points: Mapping[str, Any] = setup.get("points", {})
+    if points:
+        facts.append(f"match points so far: {_lives_md(points)}")
     out += ["; ".join(facts) + ".", ""]
     rows = []
     for seat in seats:
@@ -223,6 +226,12 @@ def position_md(fixture: Fixture) -> str:
         lines.append(
             f"**Pack of round {i}** <small>(top card first)</small>\n:   {cards_row(pack)}\n"
         )
+    for i, deal in enumerate(setup.get("deals", ()), start=2):
+        dealt = [f"**{s}** {cards_row(c)}" for s, c in _by_seat(deal.get("hands", {}))]
+        dealt += [
+            f"{label.lower()} {cards_row(deal[key])}" for key, label, _ in piles if key in deal
+        ]
+        lines.append(f"**Round {i} as dealt**\n:   {'; '.join(dealt)}\n")
     if lines:
         out += ['<div class="fx-piles" markdown>', "", *lines, "</div>", ""]
     return "\n".join(out)
@@ -363,6 +372,9 @@ def round_md(r: Mapping[str, Any], steps: list[tuple[str, str]]) -> str:
     if "losses" in r:
         losses = losses_md(r["losses"])
         text += " " + losses[:1].upper() + losses[1:] + "."
+    if "lives_lost" in r:
+        taken = [f"**{s}** {n}" for s, n in _by_seat(r["lives_lost"]) if n]
+        text += f" Lives taken: {', '.join(taken) if taken else 'none'}."
     if "values" in r:
         worth = "; ".join(f"**{s}** {value_md(v)}" for s, v in _by_seat(r["values"]))
         text += f" Hands: {worth}."
@@ -382,8 +394,11 @@ def _lives_md(lives: Any) -> str:
     return esc(str(lives))
 
 
-def expectation_lines(fixture: Fixture, expect: Mapping[str, Any]) -> list[str]:
-    """The expected outcome as a list of sentences (markdown list items)."""
+def expectation_lines(
+    fixture: Fixture, expect: Mapping[str, Any], *, inline: bool = False
+) -> list[str]:
+    """The expected outcome as a list of sentences (markdown list items); ``inline`` for a
+    state after a step, whose hand values are written out (no table follows them)."""
     steps = step_pairs(fixture)
     lines: list[str] = []
     for key, value in expect.items():
@@ -391,7 +406,7 @@ def expectation_lines(fixture: Fixture, expect: Mapping[str, Any]) -> list[str]:
             for n, state in sorted(value.items(), key=lambda x: int(x[0])):
                 inner = " ".join(
                     part if part.endswith(".") else part + "."
-                    for part in expectation_lines(fixture, state)
+                    for part in expectation_lines(fixture, state, inline=True)
                 )
                 lines.append(f"After step {int(n)}: {inner}")
         elif key == "end":
@@ -403,6 +418,12 @@ def expectation_lines(fixture: Fixture, expect: Mapping[str, Any]) -> list[str]:
                 lines.append("No round ends.")
         elif key == "round_over":
             lines.append("No round has ended yet." if value is False else "A round has ended.")
+        elif key == "values" and inline:
+            worth = "; ".join(
+                f"**{s}** {value_md(v) if v is not None else 'no value (a card too many)'}"
+                for s, v in _by_seat(value)
+            )
+            lines.append(f"The hands are worth: {worth}.")
         elif key == "losses":
             text = losses_md(value)
             lines.append(text[:1].upper() + text[1:] + ".")

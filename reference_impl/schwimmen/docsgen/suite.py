@@ -21,8 +21,9 @@ from schwimmen.spec.model import Ruleset
 KINDS: Mapping[str, str] = {
     "hand-evaluation": "what one hand is worth",
     "showdown": "who loses at a showdown, from given hands",
-    "round": "a round played from a position: accepted and refused moves, how it ends",
-    "match": "several rounds: lives, swimming, elimination, the winner",
+    "round": "one round played from a position: accepted and refused moves, how it ends",
+    "match": "across rounds (run like a round): lives, swimming, elimination, the deal, "
+    "the winner, match points",
     "setup": "whether a table is allowed, and with which pack",
 }
 

@@ -61,7 +61,10 @@ def _value(value: HandValue) -> dict[str, Any]:
     return {**value_json(value), "maximum": value.is_maximum}
 
 
-def _result_json(result: RoundResult, after_step: int) -> dict[str, Any]:
+def _result_json(result: RoundResult, after_step: int, lost: Mapping[int, int]) -> dict[str, Any]:
+    """A round record: ``losses`` what the round's rules impose, ``lives_lost`` what the
+    match took (PROTOCOL.md: they differ for a replayed round and a seat with too few
+    lives)."""
     return {
         "reason": result.reason.value,
         "at_deal": result.at_deal,
@@ -69,6 +72,7 @@ def _result_json(result: RoundResult, after_step: int) -> dict[str, Any]:
         "by": None if result.by is None else seat_name(result.by),
         "knocker": None if result.knocker is None else seat_name(result.knocker),
         "losses": {seat_name(s): n for s, n in sorted(result.losses.items())},
+        "lives_lost": {seat_name(s): n for s, n in sorted(lost.items())},
         "values": {seat_name(s): _value(v) for s, v in sorted(result.values.items())},
         "hands": {seat_name(s): [text(c) for c in h] for s, h in sorted(result.hands.items())},
     }
@@ -107,19 +111,22 @@ def run_case(request: Mapping[str, Any]) -> dict[str, Any]:
     return {"status": "ok", "outcome": outcome}
 
 
-def _hands(rules: Rules, request: Mapping[str, Any], seats: int) -> dict[int, list[Card]]:
-    """``case.hands``: a hand of the ruleset's size and pack for each seat named."""
+def _hands(
+    rules: Rules, request: Mapping[str, Any], seats: int, at: str = "case"
+) -> dict[int, list[Card]]:
+    """``case.hands`` (or the hands of a later deal, ``at``): a hand of the ruleset's size
+    and pack for each seat named."""
     pack = evaluator_for(rules).values
     size = rules.cards.hand_size
     hands = {}
-    for seat, raw in f.seat_map(request.get("hands"), "case.hands", seats).items():
-        where = f"case.hands.{seat_name(seat)}"
+    for seat, raw in f.seat_map(request.get("hands"), f"{at}.hands", seats).items():
+        where = f"{at}.hands.{seat_name(seat)}"
         hand = f.cards(raw, where, pack)
         if len(hand) != size:
             raise CaseError(f"{where} has {len(hand)} cards; a hand here has {size}")
         hands[seat] = hand
     if not hands:
-        raise CaseError("case.hands names no seat")
+        raise CaseError(f"{at}.hands names no seat")
     return hands
 
 
@@ -191,17 +198,45 @@ def _decks(rules: Rules, request: Mapping[str, Any]) -> list[list[Card]]:
     return decks
 
 
-def _position(rules: Rules, request: Mapping[str, Any], seats: int) -> Position:
-    """The cards as dealt, every one of them from one pack."""
+def _position(rules: Rules, request: Mapping[str, Any], seats: int, at: str = "case") -> Position:
+    """The cards as dealt (the first round's, or a later deal's at ``at``), every one of
+    them from one pack."""
     pack = evaluator_for(rules).values
-    hands = _hands(rules, request, seats)
+    hands = _hands(rules, request, seats, at)
     rest = {
-        name: f.cards(request.get(name, []), f"case.{name}", pack)
+        name: f.cards(request.get(name, []), f"{at}.{name}", pack)
         for name in ("middle", "extra", "stock", "discard")
     }
-    groups = [(f"case.hands.{seat_name(s)}", h) for s, h in sorted(hands.items())]
-    f.no_card_twice([*groups, *((f"case.{name}", c) for name, c in rest.items())])
+    groups = [(f"{at}.hands.{seat_name(s)}", h) for s, h in sorted(hands.items())]
+    f.no_card_twice([*groups, *((f"{at}.{name}", c) for name, c in rest.items())])
     return Position(hands, rest["middle"], rest["extra"], rest["stock"], rest["discard"])
+
+
+DEAL_KEYS = frozenset({"hands", "middle", "extra", "stock", "discard"})
+
+
+def _deals(rules: Rules, request: Mapping[str, Any], seats: int) -> list[Position]:
+    """``case.deals``: the rounds after the first as dealt, each a position like the
+    first round's, so that a later round's hands do not hang on the dealing procedure."""
+    raw = f.listed(request.get("deals", []), "case.deals", f.MAX_DECKS, "positions")
+    deals = []
+    for i, deal in enumerate(raw):
+        at = f"case.deals[{i}]"
+        unknown = sorted(set(f.mapping(deal, at)) - DEAL_KEYS)
+        if unknown:
+            raise CaseError(f"{at} has {unknown[0]!r}; a deal gives {', '.join(sorted(DEAL_KEYS))}")
+        deals.append(_position(rules, deal, seats, at))
+    return deals
+
+
+def _points(rules: Rules, raw: Any, seats: int) -> list[int] | None:
+    """``case.points``: the match points of a series at the start (seats not named: 0)."""
+    if raw is None:
+        return None
+    points = [0] * seats
+    for s, n in f.seat_map(raw, "case.points", seats).items():
+        points[s] = f.integer(n, f"case.points.{seat_name(s)}", 0, MAX_LIVES)
+    return points
 
 
 def _steps(request: Mapping[str, Any], seats: int) -> list[tuple[int | None, Action | None]]:
@@ -244,6 +279,10 @@ def _play(rules: Rules, request: Mapping[str, Any], seats: int) -> dict[str, Any
         raise CaseError("case.deck and case.hands: a case gives the cards as dealt or a pack")
     decks = _decks(rules, request)
     position = _position(rules, request, seats) if "hands" in request else None
+    deals = _deals(rules, request, seats)
+    if decks[1 if "deck" in request else 0 :] and deals:
+        raise CaseError("case.decks and case.deals: a case gives later rounds one way")
+    points = _points(rules, request.get("points"), seats)
     seed = f.integer(request.get("seed", 0), "case.seed", 0, f.MAX_SEED)
     record = request.get("events", False)
     if not isinstance(record, bool):
@@ -260,6 +299,8 @@ def _play(rules: Rules, request: Mapping[str, Any], seats: int) -> dict[str, Any
         position=position,
         eliminated=eliminated,
         record=record,
+        points=points,
+        deals=deals,
     )
     answers: list[dict[str, Any]] = []
     ended: list[dict[str, Any]] = []
@@ -267,8 +308,8 @@ def _play(rules: Rules, request: Mapping[str, Any], seats: int) -> dict[str, Any
 
     def collect(after_step: int) -> None:
         nonlocal seen
-        for result in match.results[seen:]:
-            ended.append(_result_json(result, after_step))
+        for result, lost in zip(match.results[seen:], match.lives_lost[seen:], strict=True):
+            ended.append(_result_json(result, after_step, lost))
         seen = len(match.results)
 
     states: dict[str, dict[str, Any]] = {}
@@ -303,6 +344,7 @@ def _state(match: Match) -> dict[str, Any]:
         "dealer": seat_name(match.dealer),
         "middle": None if rnd.middle_hidden else [text(c) for c in rnd.middle],
         "hands": {seat_name(s): [text(c) for c in h] for s, h in sorted(rnd.hands.items())},
+        "values": {seat_name(s): _hand_value(match, h) for s, h in sorted(rnd.hands.items())},
         "stock": len(rnd.stock),
         "discard_top": text(rnd.discard[-1]) if rnd.discard else None,
         "knocker": None if rnd.knocker is None else seat_name(rnd.knocker),
@@ -314,6 +356,14 @@ def _state(match: Match) -> dict[str, Any]:
         "winners": [seat_name(s) for s in match.winners],
         "points": {seat_name(s): p for s, p in enumerate(match.points) if p},
     }
+
+
+def _hand_value(match: Match, hand: list[Card]) -> dict[str, Any] | None:
+    """A hand's value in a state; null while a drawn card makes it one card too long
+    (the draw-and-discard game, between the draw and the discard)."""
+    if len(hand) != match.rules.cards.hand_size:
+        return None
+    return _value(match.evaluator.value(hand))
 
 
 TABLE = "table"

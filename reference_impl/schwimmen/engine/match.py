@@ -85,6 +85,8 @@ class Match:
         position: Position | None = None,
         eliminated: Sequence[int] = (),
         record: bool = True,
+        points: Sequence[int] | None = None,
+        deals: Sequence[Position] = (),
     ) -> None:
         rules = ruleset.rules if isinstance(ruleset, Ruleset) else ruleset
         self.rules: Rules = rules
@@ -124,13 +126,26 @@ class Match:
             self._check_cards(pack, f"deck {number}")
         if position is not None:
             self._check_position(position)
+        if decks and deals:
+            raise SetupError("the later rounds come as packs or as dealt positions, not both")
         self.rng = random.Random(seed)
         self.decks = [list(d) for d in decks]
+        self.deals: list[Position] = list(deals)
+        """Positions for the rounds after the first, dealt as they are (fixtures); each is
+        checked when its round begins, against the players still in the match then."""
         self.record = record
         self.events: list[ev.Event] = []
         self.round_no = 0
         self.match_no = 1
-        self.points = [0] * seats
+        self.points = [0] * seats if points is None else list(points)
+        if len(self.points) != seats or any(p < 0 for p in self.points):
+            raise SetupError("match points must be given once per seat, none below 0")
+        if any(self.points) and rules.match.series is not Series.POINT_AND_NEW_MATCH:
+            raise SetupError("this ruleset plays a single match: there are no match points")
+        self.lives_lost: list[dict[int, int]] = []
+        """For each result in :attr:`results`, the lives it took from each seat: lives
+        before less lives after (none when the round was replayed or the win shared, and
+        none for a swimmer, who has no life to lose, whom the loss puts out)."""
         self.winners: tuple[int, ...] = ()
         """The seats that won, 0-based (``(1,)`` is ``P2``); two when the last two share
         the win; empty until the match is over."""
@@ -221,6 +236,9 @@ class Match:
         self._head = None
         seats = self.active()
         emit = self._emitter()
+        if position is None and self.deals:
+            position = self.deals.pop(0)
+            self._check_position(position)
         if position is not None:
             self.round = Round.from_position(
                 self.rules,
@@ -266,6 +284,9 @@ class Match:
         self.results.append(result)
         remaining = self.active()
         outcome = settle(self.rules, self.lives, remaining, result.losses)
+        self.lives_lost.append(
+            {s: self.lives[s] - left for s, _, left in outcome.lost if self.lives[s] > left}
+        )
         if outcome.shared_win:
             self._end_match(tuple(remaining), shared=True)
             return
