@@ -274,3 +274,22 @@ def test_reports_are_strict_json_whatever_the_outcome_holds(catalog: Catalog) ->
     json.loads(text, parse_constant=lambda name: pytest.fail(name))
     text.encode("utf-8")
     report.to_junit(suite).encode("utf-8")
+
+
+def test_a_fixtures_folder_of_ones_own_runs_and_lints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--fixtures DIR``: fixtures written elsewhere (by schwimmen fuzz, say) run and lint
+    without being copied into the suite."""
+    from schwimmen.resources import conformance_dir
+
+    source = conformance_dir() / "fixtures" / "round" / "thirty-one-by-a-swap.yaml"
+    (tmp_path / "round").mkdir()
+    (tmp_path / "round" / source.name).write_text(source.read_text(encoding="utf-8"))
+    code, out, _ = _cli(capsys, "--fixtures", str(tmp_path), "--ruleset", "pagat")
+    assert code == 0 and "from 1 fixtures" in " ".join(out.split())
+    code, out, _ = _cli(capsys, "lint", "--fixtures", str(tmp_path), "--no-quotes")
+    assert code == 0 and "1 fixtures lint clean" in out
+    with pytest.raises(SystemExit):
+        main(["conformance", "--fixtures", str(tmp_path / "missing")])
+    assert "not a folder" in capsys.readouterr().err

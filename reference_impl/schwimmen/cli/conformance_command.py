@@ -72,6 +72,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         choices=("hand-evaluation", "showdown", "round", "match", "setup"),
         help="only fixtures of this kind (repeatable)",
     )
+    p.add_argument(
+        "--fixtures",
+        metavar="DIR",
+        type=_folder,
+        help="the fixtures in DIR instead of the suite's own (for example the ones "
+        "schwimmen fuzz wrote), for run, lint and coverage",
+    )
     p.add_argument("--format", choices=("pretty", "json", "junit", "markdown"), default="pretty")
     p.add_argument("--output", metavar="FILE", help="write the report to FILE")
     p.add_argument(
@@ -138,6 +145,13 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _folder(text: str) -> Path:
+    path = Path(text)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"not a folder: {text}")
+    return path
+
+
 def _command(text: str) -> str:
     try:
         command_argv(text)
@@ -195,6 +209,7 @@ def _run_suite(
         timeout=args.timeout,
         start_timeout=args.start_timeout,
         validate_protocol=args.validate_protocol,
+        fixtures_dir=args.fixtures,
     )
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None
@@ -242,7 +257,7 @@ def _run_suite(
 def run(args: argparse.Namespace, console: Console) -> int:
     catalog = Catalog.load()
     if args.action == "lint":
-        errors, count = lint(catalog)
+        errors, count = lint(catalog, args.fixtures)
         for error in errors:
             print(error)
         for notice in catalog.notices:
@@ -259,7 +274,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         if args.mutations:
             from schwimmen.conformance.mutations import hidden_dependencies
 
-            fixtures, _ = load_fixtures()
+            fixtures, _ = load_fixtures(args.fixtures)
             hidden, tried = hidden_dependencies(fixtures)
             for item in hidden:
                 print(item)
@@ -280,7 +295,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             print(error, file=sys.stderr)
         return 2
     if args.action == "coverage":
-        fixtures, errors = load_fixtures()
+        fixtures, errors = load_fixtures(args.fixtures)
         for error in errors:
             print(error, file=sys.stderr)
         cov = coverage(fixtures, rulesets)
