@@ -212,7 +212,8 @@ def print_summary(report: FuzzReport, ruleset: str, impl: str, out: Path) -> Non
     if report.found:
         lines.append(
             f"fixtures written to {out}/ (each passes on the reference and fails on {impl}); "
-            "copy one under conformance/fixtures/ to make it part of the suite"
+            f"rerun them with schwimmen conformance --fixtures {out}, or copy one under "
+            "conformance/fixtures/ to make it part of the suite"
         )
     elif report.fatal is None and not report.interrupted:
         lines.append(
