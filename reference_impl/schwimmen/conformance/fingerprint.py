@@ -32,13 +32,14 @@ the base that leaves the fewest failures unexplained with the fewest changes.
    it that the outcome *does* match names in its predicates the parameters that would
    have to change for that case to apply: an engine playing ``B+Δ`` matches the case that
    applies under ``B+Δ``, and that case's predicates differ from ``B``'s values only in
-   Δ. Each such case asking for one or two changes is a candidate. Only when none of
-   them helps are the others tried: each value the failing case's own predicates exclude
-   (the engine may play a value the suite has no case for; such a change can only
-   silence the failure) and, while positions errored, each other pack and table.
-   Explaining comes first because silencing is cheap: one parameter's other value
-   silences every fixture that pins it, and a greedy step that silences a family of
-   failures shuts out the changes that explain them. A candidate that makes no valid
+   Δ. Each such case asking for one or two changes is a candidate. So is each value the
+   failing case's own predicates exclude (the engine may play a value the suite has no
+   case for, another order of suits; such a change can only silence the failure) and,
+   while positions errored, each other pack and table; but a step of these is taken over
+   an explaining one only if it resolves at least twice as many failures. Silencing is
+   cheap: one parameter's other value silences every fixture that pins it, and a greedy
+   step that silences a family of failures shuts out the changes that explain them
+   (Feuer costing two lives in play and at the deal). A candidate that makes no valid
    ruleset (three aces with fixed points but no number of points) is completed with each
    value of a parameter the error names; one that leaves fewer than half of the base's
    positions possible is another game, not a deviation, and is not scored. The

@@ -24,6 +24,7 @@ MAX_COMBINATIONS = 24  # value combinations tried for one such case
 RESOLVED = 5  # candidates resolved at each step, besides those tying with the best estimate
 MAX_RESOLVED = 16
 DISAGREEMENT_COST = 10  # fixtures out of judgement one disagreement is worth (see quality)
+SILENCING_DISCOUNT = 2  # a failure silenced counts this much less than one explained (step)
 
 # The parameters a fixture's position depends on (Fixture.fits): a change to one of them
 # may make any fixture fit or not, so every fixture is looked at again.
@@ -205,8 +206,11 @@ class Scored:
     errored: frozenset[str]  # errored positions the changed ruleset still allows
     changed: int  # parameter values that differ from the base (dependents included)
 
+    def unexplained(self) -> int:
+        return len(self.disagree) + len(self.errored)
+
     def quality(self) -> tuple[int, int]:
-        return quality(len(self.disagree) + len(self.errored), len(self.agree))
+        return quality(self.unexplained(), len(self.agree))
 
 
 class Search:
@@ -477,17 +481,25 @@ class Search:
         return self._explanation(self._pruned(current), steps, stopped)
 
     def step(self, current: Scored, clear: bool = False) -> list[Scored]:
-        """The candidates that improve on ``current``: those that explain a failure if
-        any does, else those that only silence one or account for errors. Explaining
-        comes first because silencing is cheap: one parameter's other value silences
-        every fixture that pins it, and a greedy step that silences a family of failures
-        shuts out the two changes that would explain them (Feuer costing two lives,
-        during play and at the deal)."""
-        for hints in self.hints(current, clear):
-            better = self._improving(current, hints, clear)
-            if better:
-                return better
-        return []
+        """The candidates that improve on ``current``: those that explain a failure,
+        unless the best of those that only silence failures (or account for errors)
+        resolves at least ``SILENCING_DISCOUNT`` times as many. Silencing is cheap: one
+        parameter's other value silences every fixture that pins it, and a greedy step
+        that silences a family of failures shuts out the changes that would explain
+        them (Feuer costing two lives, during play and at the deal: silencing six of its
+        eight failures beat explaining five). But an engine may play a value the suite
+        has no case for at all (another order of suits), and then nothing explains."""
+        explaining, silencing = self.hints(current, clear)
+        first = self._improving(current, explaining, clear)
+        second = self._improving(current, silencing, clear)
+        if not first or not second:
+            return first or second
+
+        def resolved(candidates: list[Scored]) -> int:
+            best = min(candidates, key=self.order)
+            return current.unexplained() - best.unexplained()
+
+        return second if resolved(second) >= SILENCING_DISCOUNT * resolved(first) else first
 
     def _improving(self, current: Scored, hints: list[dict[str, Any]], clear: bool) -> list[Scored]:
         """The ``hints`` that improve on ``current`` (with ``clear``, only those estimated
