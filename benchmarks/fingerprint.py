@@ -6,10 +6,12 @@ Every house rule of the catalog on its origin, then, for each ruleset, ``--ones`
 one-parameter and ``--twos`` two-parameter mutants (seeded; the mutation lint's space of
 changes) are played by the reference whatever ruleset a case names, and fingerprinted
 under the default bases (every ruleset, every house rule on its origin). A hit is the
-exact ruleset: the base and exactly the changed parameter values. A trial the suite
-cannot see at all (it passes every fixture of its base) is counted as not observable, and
-one where the truth would not rank better than what was found as indistinguishable; see
-``schwimmen.conformance.fingerprint_trials``.
+exact ruleset: the base and exactly the changed parameter values. Counted apart, never
+as hits: a trial the suite cannot see at all (it passes every fixture of its base), one
+whose own play the suite contradicts (a case pinning the changed parameter but not
+another one its outcome depends on), one found only in part (the suite cannot see its
+other change once the first is made) and one the truth would not out-rank on the suite's
+evidence; see ``schwimmen.conformance.fingerprint_trials``.
 
 By default the trials are played in-process (the same engine ``serve --play`` runs, each
 position answered once), which measures the reasoning; ``--protocol`` runs each trial as
@@ -28,6 +30,7 @@ from collections import Counter
 from schwimmen.conformance.fingerprint import fingerprint
 from schwimmen.conformance.fingerprint_trials import (
     HIT,
+    IN_PART,
     INCONSISTENT,
     INDISTINGUISHABLE,
     MISS,
@@ -61,7 +64,7 @@ def run(catalog: Catalog, group: str, trials: list[Trial], args: argparse.Namesp
         if result != HIT or args.verbose:
             best = found.closest
             shown = f"{best.base} {best.changes}" if best else found.problem
-            print(f"  {result:18s} {trial.label}: found {shown}", flush=True)
+            print(f"  {result:18s} {trial.label}: found {shown} ({seconds[-1]:.1f} s)", flush=True)
         if result == INCONSISTENT:
             for line in inconsistencies(catalog, trial, found):
                 print(f"      the reference fails {line}", flush=True)
@@ -70,8 +73,8 @@ def run(catalog: Catalog, group: str, trials: list[Trial], args: argparse.Namesp
     print(
         f"{group}: {tally[HIT]}/{len(trials)} exact hits, {tally[HIT]}/{fair} ({rate:.0%}) of "
         f"those the suite can see and agrees with; {tally[NOT_OBSERVABLE]} not observable by "
-        f"the suite, {tally[INCONSISTENT]} with the suite inconsistent, "
-        f"{tally[INDISTINGUISHABLE]} indistinguishable, {tally[MISS]} missed; "
+        f"the suite, {tally[INCONSISTENT]} with the suite inconsistent, {tally[IN_PART]} seen "
+        f"in part, {tally[INDISTINGUISHABLE]} indistinguishable, {tally[MISS]} missed; "
         f"{statistics.mean(seconds):.2f} s per fingerprint "
         f"(median {statistics.median(seconds):.2f}, max {max(seconds):.2f})",
         flush=True,

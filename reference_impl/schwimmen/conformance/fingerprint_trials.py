@@ -16,9 +16,12 @@ changed parameter values. Its verdict on a trial is one of
   one its outcome depends on: the mutation lint, which ignores failures of cases that pin
   the changed parameter, does not see it); the truth itself leaves a failure unexplained,
   and :func:`inconsistencies` lists them;
+* ``seen in part``: the fingerprint found some of the trial's changes on its base and
+  nothing else, and that explains everything: the suite cannot see the others there
+  (no fixture's outcome depends on them once the first are made);
 * ``indistinguishable``: the fingerprint chose something else, but the truth would not
   rank better on the suite's evidence (as few unexplained failures and as few changes):
-  a change the suite sees only in part, or one with the same effect as another;
+  a change with the same effect on every fixture as another;
 * ``miss``: the truth would have ranked better, and the search did not find it.
 """
 
@@ -32,7 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from schwimmen.conformance.fingerprint import Fingerprint, check
+from schwimmen.conformance.fingerprint import Fingerprint, check, value_changes
 from schwimmen.conformance.fingerprint_evidence import Implementation
 from schwimmen.conformance.mutations import alternatives
 from schwimmen.spec.errors import SpecErrors
@@ -42,6 +45,7 @@ from schwimmen.spec.model import Ruleset
 HIT = "hit"
 NOT_OBSERVABLE = "not observable"
 INCONSISTENT = "suite inconsistent"
+IN_PART = "seen in part"
 INDISTINGUISHABLE = "indistinguishable"
 MISS = "miss"
 
@@ -180,7 +184,17 @@ def verdict(catalog: Catalog, trial: Trial, found: Fingerprint) -> str:
     if scored.disagree or scored.errored:
         return INCONSISTENT
     truth_rank = (len(scored.disagree) + len(scored.errored), len(changes))
-    return INDISTINGUISHABLE if best.rank()[:2] <= truth_rank else MISS
+    if best.rank()[:2] > truth_rank:
+        return MISS
+    named = _keys(value_changes(best.base_ruleset, best.ruleset))
+    wanted = _keys(value_changes(catalog.resolve(trial.base), truth))
+    if best.base == trial.base and named < wanted:
+        return IN_PART
+    return INDISTINGUISHABLE
+
+
+def _keys(changes: Mapping[str, Any]) -> set[str]:
+    return {json.dumps([p, v], sort_keys=True) for p, v in changes.items()}
 
 
 def inconsistencies(catalog: Catalog, trial: Trial, found: Fingerprint) -> list[str]:
