@@ -293,3 +293,33 @@ def test_a_fixtures_folder_of_ones_own_runs_and_lints(
     with pytest.raises(SystemExit):
         main(["conformance", "--fixtures", str(tmp_path / "missing")])
     assert "not a folder" in capsys.readouterr().err
+
+
+def test_the_commands_in_the_conformance_documents_exist(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every ``schwimmen ...`` line in a sh block of the suite's documents parses with the
+    CLI's own parser, so a guide cannot show an option the command lacks."""
+    import itertools
+    import re
+    import shlex
+
+    from schwimmen.cli.main import build_parser
+    from schwimmen.resources import conformance_dir
+
+    parser = build_parser()
+    seen = 0
+    for doc in sorted(conformance_dir().glob("*.md")):
+        for block in re.findall(r"```sh\n(.*?)```", doc.read_text(encoding="utf-8"), re.S):
+            for line in block.splitlines():
+                line = line.split("  #", 1)[0].strip()
+                if not line.startswith("schwimmen "):
+                    continue
+                words = shlex.split(line)[1:]
+                monkeypatch.chdir(tmp_path)
+                for option, value in itertools.pairwise(words):
+                    if option == "--fixtures":
+                        (tmp_path / value).mkdir(exist_ok=True)
+                parser.parse_args(words)
+                seen += 1
+    assert seen >= 5

@@ -39,6 +39,7 @@ CONFORMANCE_DOCS: Mapping[str, str] = {
     "PROTOCOL.md": "Protocol",
     "INTERPRETING.md": "Interpreting the suite",
     "ADAPTERS.md": "Writing an adapter",
+    "FINGERPRINT.md": "What does my engine really play?",
 }
 ADAPTER_EXAMPLE = "conformance/examples/minimal-adapter.mjs"
 
