@@ -24,7 +24,6 @@ MAX_COMBINATIONS = 24  # value combinations tried for one such case
 RESOLVED = 5  # candidates resolved at each step, besides those tying with the best estimate
 MAX_RESOLVED = 16
 DISAGREEMENT_COST = 10  # fixtures out of judgement one disagreement is worth (see quality)
-SILENCING_DISCOUNT = 2  # a failure silenced counts this much less than one explained (step)
 
 # The parameters a fixture's position depends on (Fixture.fits): a change to one of them
 # may make any fixture fit or not, so every fixture is looked at again.
@@ -480,26 +479,35 @@ class Search:
             current = best
         return self._explanation(self._pruned(current), steps, stopped)
 
-    def step(self, current: Scored, clear: bool = False) -> list[Scored]:
-        """The candidates that improve on ``current``: those that explain a failure,
-        unless the best of those that only silence failures (or account for errors)
-        resolves at least ``SILENCING_DISCOUNT`` times as many. Silencing is cheap: one
-        parameter's other value silences every fixture that pins it, and a greedy step
-        that silences a family of failures shuts out the changes that would explain
-        them (Feuer costing two lives, during play and at the deal: silencing six of its
-        eight failures beat explaining five). But an engine may play a value the suite
-        has no case for at all (another order of suits), and then nothing explains."""
+    def step(self, current: Scored, clear: bool = False, ahead: bool = True) -> list[Scored]:
+        """The candidates that improve on ``current``: those that explain a failure, or
+        those that only silence failures (or account for errors) when their best is
+        better and stays better one step further on. Silencing is cheap: one parameter's
+        other value silences every fixture that pins it, so a greedy step that silences
+        a family of failures can shut out the two changes that explain them (Feuer
+        costing two lives in play and at the deal: silencing six of its eight failures
+        beat explaining five, but not explaining all eight in two steps). Yet an engine
+        may play a value the suite has no case for at all (another order of suits), and
+        then nothing explains. ``ahead`` False: no look further on (the look itself)."""
         explaining, silencing = self.hints(current, clear)
         first = self._improving(current, explaining, clear)
         second = self._improving(current, silencing, clear)
         if not first or not second:
             return first or second
+        best_first = min(first, key=self.order)
+        best_second = min(second, key=self.order)
+        if best_first.quality() <= best_second.quality():
+            return first
+        if not ahead or clear or len(best_first.delta) >= MAX_CHANGES:
+            return second
+        return first if self._further(best_first) < self._further(best_second) else second
 
-        def resolved(candidates: list[Scored]) -> int:
-            best = min(candidates, key=self.order)
-            return current.unexplained() - best.unexplained()
-
-        return second if resolved(second) >= SILENCING_DISCOUNT * resolved(first) else first
+    def _further(self, scored: Scored) -> tuple[int, int]:
+        """The quality one more step after ``scored`` reaches (its own, if none helps)."""
+        if not (scored.disagree or scored.errored) or len(scored.delta) >= MAX_CHANGES:
+            return scored.quality()
+        after = self.step(scored, ahead=False)
+        return min(s.quality() for s in after) if after else scored.quality()
 
     def _improving(self, current: Scored, hints: list[dict[str, Any]], clear: bool) -> list[Scored]:
         """The ``hints`` that improve on ``current`` (with ``clear``, only those estimated
