@@ -23,7 +23,7 @@ MAX_HINT = 2  # parameters one matching case may ask to change at once
 MAX_COMBINATIONS = 24  # value combinations tried for one such case
 RESOLVED = 5  # candidates resolved at each step, besides those tying with the best estimate
 MAX_RESOLVED = 16
-DISAGREEMENT_COST = 10  # fixtures out of judgement one disagreement is worth (see quality)
+DISAGREEMENT_COST = 30  # fixtures out of judgement one disagreement is worth (see quality)
 
 # The parameters a fixture's position depends on (Fixture.fits): a change to one of them
 # may make any fixture fit or not, so every fixture is looked at again.
@@ -190,7 +190,8 @@ def quality(disagree: int, agree: int) -> tuple[int, int]:
     nothing explains them, but one that silences a pack's worth of agreeing fixtures to
     be rid of one disagreement is not. (At three, a wrong value keeping more fixtures
     judged beat the true one the suite has fewer cases for; with disagreements counted
-    first, a change of pack beat a failure the suite's own expectations leave.)"""
+    first, a change of pack beat a failure the suite's own expectations leave; at ten,
+    the house rule compare-all-cards on tri-palki was named wrongly.)"""
     return ((DISAGREEMENT_COST - 1) * disagree - agree, disagree)
 
 
