@@ -22,6 +22,7 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
 
 # Document this checkout's spec: put its package first on the path when the docs are
 # built from a checkout (an installed copy of the package is used otherwise).
@@ -31,6 +32,8 @@ if (_CHECKOUT / "reference_impl" / "schwimmen").is_dir():
 
 from schwimmen.cli.main import build_parser  # noqa: E402
 from schwimmen.conformance.fixtures import load_fixtures  # noqa: E402
+from schwimmen.docsgen.inserts import fill  # noqa: E402
+from schwimmen.docsgen.inserts import markers as _markers  # noqa: E402
 from schwimmen.docsgen.markup import ADAPTER_EXAMPLE, CONFORMANCE_DOCS  # noqa: E402
 from schwimmen.docsgen.site import (  # noqa: E402
     DocsBuildError,
@@ -47,7 +50,7 @@ PUBLISHED_SCHEMAS = ("protocol.schema.json", "fixture.schema.json", "ruleset.sch
 MATRIX_ENV = "SCHWIMMEN_RULES_MATRIX"
 
 log = logging.getLogger("mkdocs.plugins.schwimmen")
-_state: dict[str, SiteOutput] = {}
+_state: dict[str, Any] = {}
 
 
 def _matrix_path() -> Path:
@@ -131,13 +134,14 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     except DocsBuildError as exc:
         raise PluginError(f"schwimmen docs: {exc}") from None
     _state["output"] = output
+    _state["used"] = set()
     config.nav = output.nav
     return config
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Add the generated pages as virtual files (nothing is written into docs/)."""
-    output = _state["output"]
+    output: SiteOutput = _state["output"]
     for page in output.pages:
         existing = files.get_file_from_path(page.path)
         if existing is not None:
@@ -147,6 +151,30 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         inclusion = InclusionLevel.UNDEFINED if page.in_nav else InclusionLevel.NOT_IN_NAV
         files.append(File.generated(config, page.path, content=page.markdown, inclusion=inclusion))
     return files
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """Fill the ``<!-- insert: NAME -->`` lines of a hand-written page with the parts
+    generated from the spec; a marker naming no part stops the build with file and line."""
+    if page.file.generated_by is not None:
+        return markdown
+    output: SiteOutput = _state["output"]
+    filled, problems = fill(markdown, output.inserts, page.file.src_uri)
+    if problems:
+        raise PluginError("schwimmen docs: " + "; ".join(str(p) for p in problems))
+    _state["used"].update(name for _, name in _markers(markdown))
+    return filled
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    """Every generated part must stand on some page: one no page asks for is a table
+    the site silently lost."""
+    output: SiteOutput = _state["output"]
+    unused = sorted(set(output.inserts) - _state["used"])
+    if unused:
+        raise PluginError(
+            "schwimmen docs: generated parts no page in docs/ inserts: " + ", ".join(unused)
+        )
 
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:

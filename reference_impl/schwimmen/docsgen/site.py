@@ -32,6 +32,7 @@ from schwimmen.docsgen import (
     testguide,
 )
 from schwimmen.docsgen.context import Site, build_context
+from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     CLI_REFERENCE,
     COMPARISON,
@@ -106,6 +107,8 @@ class SiteOutput:
     nav: list[NavItem]
     site: Site
     suite: Suite | None = None
+    # generated parts for the hand-written pages in docs/ (see docsgen.inserts)
+    inserts: Mapping[str, Insert] = field(default_factory=dict)
 
 
 class DocsBuildError(Exception):
