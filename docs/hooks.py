@@ -15,13 +15,16 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 # Document this checkout's spec: put its package first on the path when the docs are
@@ -127,21 +130,43 @@ def _gather(config: MkDocsConfig) -> SiteInput:
     )
 
 
+def _i18n(config: MkDocsConfig) -> Any:
+    """The languages plugin (mkdocs-static-i18n), if configured."""
+    return config.plugins.get("i18n")
+
+
+def _building_another_language(config: MkDocsConfig) -> bool:
+    """True while the languages plugin builds a further language into the same site: it
+    runs a whole MkDocs build per language, and the generated pages do not change between
+    them."""
+    return bool(getattr(_i18n(config), "building", False)) and "output" in _state
+
+
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Generate every page once per build and set the navigation from the catalog."""
-    try:
-        output = build_site(_gather(config))
-    except DocsBuildError as exc:
-        raise PluginError(f"schwimmen docs: {exc}") from None
-    _state["output"] = output
+    if not _building_another_language(config):
+        try:
+            output = build_site(_gather(config))
+        except DocsBuildError as exc:
+            raise PluginError(f"schwimmen docs: {exc}") from None
+        _state["output"] = output
     _state["used"] = set()
-    config.nav = output.nav
+    config.nav = _state["output"].nav
     return config
 
 
+@event_priority(50)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    """Add the generated pages as virtual files (nothing is written into docs/)."""
+    """Add the generated pages (nothing is written into docs/).
+
+    This runs before the languages plugin sorts the files by language (it runs last, at
+    priority -100), so it sees the generated pages and their German variants
+    (``page.de.md``) as if they stood in docs/. The plugin rebuilds each file from its path
+    under docs/, which would lose an in-memory content, so the pages are added as files of
+    docs/ and their content is attached after the sorting, in :func:`on_nav`.
+    """
     output: SiteOutput = _state["output"]
+    content: dict[str, str] = {}
     for page in output.pages:
         existing = files.get_file_from_path(page.path)
         if existing is not None:
@@ -149,32 +174,93 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
                 f"schwimmen docs: docs/{page.path} exists but the page is generated; remove it"
             )
         inclusion = InclusionLevel.UNDEFINED if page.in_nav else InclusionLevel.NOT_IN_NAV
-        files.append(File.generated(config, page.path, content=page.markdown, inclusion=inclusion))
+        files.append(
+            File(
+                page.path,
+                config.docs_dir,
+                config.site_dir,
+                config.use_directory_urls,
+                inclusion=inclusion,
+            )
+        )
+        content[page.path] = page.markdown
+    _state["content"] = content
     return files
+
+
+def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
+    """Give the generated files their content (see :func:`on_files`); the files the
+    languages plugin kept for this language are the ones MkDocs renders and copies."""
+    content: dict[str, str] = _state["content"]
+    for file in files:
+        text = content.get(file.src_uri)
+        if text is not None:
+            file.content_string = text
+    return nav
+
+
+def _language(page: Page) -> str:
+    """The language a page is written in: the languages plugin's ``locale`` of its file
+    (a German page's English fallback is English), English without the plugin."""
+    return str(getattr(page.file, "locale", None) or "en")
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Fill the ``<!-- insert: NAME -->`` lines of a hand-written page with the parts
-    generated from the spec; a marker naming no part stops the build with file and line."""
-    if page.file.generated_by is not None:
+    generated from the spec, in the page's language; a marker naming no part stops the
+    build with file and line."""
+    if page.file.src_uri in _state["content"]:
         return markdown
     output: SiteOutput = _state["output"]
-    filled, problems = fill(markdown, output.inserts, page.file.src_uri)
+    filled, problems = fill(markdown, output.inserts, page.file.src_uri, _language(page))
     if problems:
         raise PluginError("schwimmen docs: " + "; ".join(str(p) for p in problems))
     _state["used"].update(name for _, name in _markers(markdown))
     return filled
 
 
+def on_page_context(
+    context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation
+) -> dict[str, Any]:
+    """Make the language switch's links relative, the home page's too (the languages plugin
+    leaves ``/`` and ``/de/`` there, which break when the site is served below a path)."""
+    alternates = getattr(page.file, "alternates", None)
+    # The plugin sets ``extra.alternate`` as an attribute, which the template reads first.
+    switch = getattr(config.extra, "alternate", None) or config.extra.get("alternate") or ()
+    for alternate in switch:
+        target = (alternates or {}).get(alternate.get("lang"))
+        if target is not None:
+            alternate["link"] = target.url or "./"
+    return context
+
+
 def on_post_build(config: MkDocsConfig) -> None:
     """Every generated part must stand on some page: one no page asks for is a table
-    the site silently lost."""
+    the site silently lost. (Checked for each language's build: a language without its
+    own page falls back to the English one, which inserts the same parts.)"""
+    _sitemap_per_language(config)
     output: SiteOutput = _state["output"]
     unused = sorted(set(output.inserts) - _state["used"])
     if unused:
         raise PluginError(
             "schwimmen docs: generated parts no page in docs/ inserts: " + ", ".join(unused)
         )
+
+
+def _sitemap_per_language(config: MkDocsConfig) -> None:
+    """Put the site map beside each language's home too: the theme's language switch looks
+    for ``sitemap.xml`` under the other language's root to find the same page there. The
+    languages plugin's map lists every page with its alternates, so one map serves all."""
+    plugin = _i18n(config)
+    site = Path(config.site_dir)
+    if plugin is None or not (site / "sitemap.xml").is_file():
+        return
+    for language in plugin.build_languages:
+        folder = site / language
+        if language != plugin.default_language and folder.is_dir():
+            for name in ("sitemap.xml", "sitemap.xml.gz"):
+                if (site / name).is_file():
+                    shutil.copyfile(site / name, folder / name)
 
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
