@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-import shutil
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -234,33 +234,32 @@ def on_page_context(
     return context
 
 
+# The theme's head links to the other languages (``<link rel="alternate" hreflang=…>``).
+_HEAD_ALTERNATE = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    """Let the language switch's links lead straight to the same page in the other language.
+
+    The theme's script takes the head's alternate links for language roots, fetches a
+    ``sitemap.xml`` beside each and, on a click, looks the page up there; with links to
+    pages it fetches files that do not exist, and without a ``site_url`` the site map
+    cannot name the pages. Without the head links the script stays out of the way and the
+    switch's own links (set in :func:`on_page_context`) are followed as they are.
+    """
+    return _HEAD_ALTERNATE.sub("", output)
+
+
 def on_post_build(config: MkDocsConfig) -> None:
     """Every generated part must stand on some page: one no page asks for is a table
     the site silently lost. (Checked for each language's build: a language without its
     own page falls back to the English one, which inserts the same parts.)"""
-    _sitemap_per_language(config)
     output: SiteOutput = _state["output"]
     unused = sorted(set(output.inserts) - _state["used"])
     if unused:
         raise PluginError(
             "schwimmen docs: generated parts no page in docs/ inserts: " + ", ".join(unused)
         )
-
-
-def _sitemap_per_language(config: MkDocsConfig) -> None:
-    """Put the site map beside each language's home too: the theme's language switch looks
-    for ``sitemap.xml`` under the other language's root to find the same page there. The
-    languages plugin's map lists every page with its alternates, so one map serves all."""
-    plugin = _i18n(config)
-    site = Path(config.site_dir)
-    if plugin is None or not (site / "sitemap.xml").is_file():
-        return
-    for language in plugin.build_languages:
-        folder = site / language
-        if language != plugin.default_language and folder.is_dir():
-            for name in ("sitemap.xml", "sitemap.xml.gz"):
-                if (site / name).is_file():
-                    shutil.copyfile(site / name, folder / name)
 
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:

@@ -13,6 +13,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Mapping
 
+from schwimmen.docsgen.pagedata import words
 from schwimmen.spec.model import Citation, Provenance, ProvenanceKind, Setting
 
 # ----------------------------------------------------------------------------- paths
@@ -198,28 +199,32 @@ def decision_anchor(decision: str) -> str:
     return decision.lower()
 
 
-def badge(kind: ProvenanceKind, decision: str | None = None) -> str:
+def badge(kind: ProvenanceKind, decision: str | None = None, language: str = "en") -> str:
     """The coloured provenance badge; its tooltip says what the kind means."""
-    label = kind.value + (f" {decision}" if decision else "")
+    say = words()
+    label = say(f"kind.{kind.value}", language) + (f" {decision}" if decision else "")
+    help_text = attr(say(f"kind.{kind.value}.help", language))
     return (
-        f'<span class="prov prov-{kind.value}" title="{attr(KIND_HELP[kind])}">'
+        f'<span class="prov prov-{kind.value}" title="{help_text}">'
         f"{KIND_SYMBOL[kind]} {label}</span>"
     )
 
 
-def origin_badge(setting: Setting, base: str, here: str) -> str:
+def origin_badge(setting: Setting, base: str, here: str, language: str = "en") -> str:
     """Say where a value came from when it is not the ruleset's own file."""
+    say = words()
     if setting.inherited:
         target = rel(here, ruleset_page(setting.origin))
+        help_text = attr(say("rule.inherited-help", language))
         return (
-            f'<span class="prov prov-inherited" title="the value comes through \'extends\'">'
-            f"↳ inherited from [{setting.origin}]({target})</span>"
+            f'<span class="prov prov-inherited" title="{help_text}">'
+            f"↳ {say('rule.inherited', language)} [{setting.origin}]({target})</span>"
         )
     if setting.origin != base:
         target = rel(here, house_rule_page(setting.origin))
         return (
-            f'<span class="prov prov-house" title="set by a house rule">'
-            f"✚ house rule [{setting.origin}]({target})</span>"
+            f'<span class="prov prov-house" title="{attr(say("rule.house-help", language))}">'
+            f"✚ {say('rule.house', language)} [{setting.origin}]({target})</span>"
         )
     return ""
 
@@ -259,20 +264,21 @@ def german(quote: str) -> str:
     return f'<span class="de-quote" lang="de">„{esc(quote)}“</span>'
 
 
-def where(citation: Citation, here: str) -> str:
+def where(citation: Citation, here: str, language: str = "en") -> str:
     """The place of a quote: source (linked), the reported primary source, section, line."""
+    say = words()
     parts = [source_link(here, citation.source)]
     if citation.attribution:
-        parts[0] += f" reporting *{esc(citation.attribution)}*"
+        parts[0] += f" {say('quote.reporting', language)} *{esc(citation.attribution)}*"
     parts.append(esc(citation.section))
     if citation.line is not None:
-        parts.append(f"line {citation.line}")
+        parts.append(f"{say('quote.line', language)} {citation.line}")
     return " · ".join(parts)
 
 
-def citation_md(citation: Citation, here: str) -> str:
+def citation_md(citation: Citation, here: str, language: str = "en") -> str:
     """One quote with its place, as a markdown blockquote."""
-    return f"> {german(citation.quote)}  \n> <small>— {where(citation, here)}</small>"
+    return f"> {german(citation.quote)}  \n> <small>— {where(citation, here, language)}</small>"
 
 
 def citation_plain(citation: Citation) -> str:
@@ -283,36 +289,51 @@ def citation_plain(citation: Citation) -> str:
 
 
 def provenance_block(
-    prov: Provenance, here: str, decisions: Iterable[str], *, value: str | None = None
+    prov: Provenance,
+    here: str,
+    decisions: Iterable[str],
+    *,
+    value: str | None = None,
+    language: str = "en",
 ) -> str:
     """The admonition that shows where a value comes from.
 
     The three kinds are three admonition types (``cited``, ``interpreted``, ``default``)
     with their own colour and icon, so a reader sees at a glance whether a rule is the
-    source's word, our reading of it, or our choice where the sources are silent.
+    source's word, our reading of it, or our choice where the sources are silent. (The
+    readings and reasons are the spec's, in English.)
     """
+    say = words()
     known = list(decisions)
-    title = KIND_TITLE[prov.kind]
+    title = say(f"kind.{prov.kind.value}.title", language)
     if prov.decision:
         title += f" ({prov.decision})"
     body: list[str] = []
     if prov.kind is ProvenanceKind.CITED:
-        body.extend(citation_md(c, here) for c in prov.citations)
+        body.extend(citation_md(c, here, language) for c in prov.citations)
     elif prov.kind is ProvenanceKind.INTERPRETED:
-        body.append("**The source says:**")
-        body.extend(citation_md(c, here) for c in prov.citations)
-        body.append(f"**Reading:** {link_refs(esc(prov.reading or ''), here, known)}")
-        body.append(f"**Why:** {link_refs(esc(prov.why or ''), here, known)}")
+        body.append(f"**{say('rule.source-says', language)}**")
+        body.extend(citation_md(c, here, language) for c in prov.citations)
+        body.append(
+            f"**{say('rule.reading', language)}** {link_refs(esc(prov.reading or ''), here, known)}"
+        )
+        body.append(
+            f"**{say('rule.why', language)}** {link_refs(esc(prov.why or ''), here, known)}"
+        )
     else:
-        body.append("**The sources are silent.**" + (f" **Choice:** {value}" if value else ""))
-        body.append(f"**Why:** {link_refs(esc(prov.why or ''), here, known)}")
+        choice = f" **{say('rule.choice', language)}** {value}" if value else ""
+        body.append(f"**{say('rule.silent', language)}**" + choice)
+        body.append(
+            f"**{say('rule.why', language)}** {link_refs(esc(prov.why or ''), here, known)}"
+        )
         if prov.citations:
-            body.append("**Related words in the sources:**")
-            body.extend(citation_md(c, here) for c in prov.citations)
+            body.append(f"**{say('rule.related', language)}**")
+            body.extend(citation_md(c, here, language) for c in prov.citations)
     if prov.decision:
         body.append(
-            f"<small>Decision {decision_link(here, prov.decision, known)} of the rules "
-            "matrix.</small>"
+            f"<small>{say('rule.decision', language)} "
+            f"{decision_link(here, prov.decision, known)} "
+            f"{say('rule.decision-of-matrix', language)}</small>"
         )
     return admonition(prov.kind.value, title, "\n\n".join(body))
 

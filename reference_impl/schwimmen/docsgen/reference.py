@@ -9,20 +9,18 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 from schwimmen.docsgen.context import Site
 from schwimmen.docsgen.fixturepages import decision_fixtures
-from schwimmen.docsgen.glossary import Term
 from schwimmen.docsgen.markup import (
     CLI_REFERENCE,
     DECISIONS,
     GLOSSARY,
     SCHEMA_REFERENCE,
     badge,
-    citation_md,
     code,
     decision_anchor,
     esc,
@@ -496,29 +494,4 @@ def decisions_markdown(site: Site) -> str:
             "when this site was built.",
             "",
         ]
-    return "\n".join(out)
-
-
-def glossary_markdown(terms: Sequence[Term]) -> str:
-    """The glossary of German terms, each with its source quote(s)."""
-    here = GLOSSARY
-    out = [
-        "# Glossary",
-        "",
-        "The German words of the game as the sources use them. Every quote on this site is "
-        "German and verbatim; this page is the key to them.",
-        "",
-        " · ".join(f"[{esc(t.german)}](#{t.anchor})" for t in terms),
-        "",
-    ]
-    for term in terms:
-        out += [f"## {esc(term.german)} {{#{term.anchor}}}", ""]
-        out += [f"*{esc(term.english)}*. {esc(term.meaning)}", ""]
-        for quote in term.quotes:
-            out += [citation_md(quote, here), ""]
-        if term.params:
-            links = ", ".join(
-                link(here, f"{SCHEMA_REFERENCE}#{param_anchor(p)}", code(p)) for p in term.params
-            )
-            out += [f"<small>Rules: {links}</small>", ""]
     return "\n".join(out)

@@ -13,7 +13,6 @@ from schwimmen.docsgen.markup import (
     COMPARISON,
     GUIDE_HOUSE_RULE,
     HOUSE_RULES_INDEX,
-    KIND_HELP,
     PAIRS_INDEX,
     RULESETS_INDEX,
     SCHEMA_REFERENCE,
@@ -35,15 +34,20 @@ from schwimmen.docsgen.markup import (
     table,
     wide_page,
 )
+from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.values import explanation, short_md
 from schwimmen.spec.loader import SpecFile
 from schwimmen.spec.model import ProvenanceKind, Ruleset, Setting
 from schwimmen.spec.parameters import BY_PATH, GROUPS, PARAMETERS, applicable
 
 
-def legend(here: str) -> str:
+def legend(here: str, language: str = "en") -> str:
     """The key to the three provenance kinds, shown at the top of rule pages."""
-    items = [f"{badge(kind)} {esc(KIND_HELP[kind])}" for kind in ProvenanceKind]
+    say = words()
+    items = [
+        f"{badge(kind, language=language)} {esc(say(f'kind.{kind.value}.help', language))}"
+        for kind in ProvenanceKind
+    ]
     return '<div class="prov-legend" markdown>\n' + "<br>\n".join(items) + "\n</div>\n"
 
 
@@ -53,9 +57,9 @@ def facts_block(facts: list[tuple[str, str]]) -> str:
     return '<div class="facts" markdown>\n\n' + "\n".join(items) + "\n</div>\n"
 
 
-def counts_line(ruleset: Ruleset) -> str:
+def counts_line(ruleset: Ruleset, language: str = "en") -> str:
     counts = kind_counts(ruleset)
-    return " ".join(f"{badge(k)} × {counts[k]}" for k in ProvenanceKind)
+    return " ".join(f"{badge(k, language=language)} × {counts[k]}" for k in ProvenanceKind)
 
 
 def setting_section(
@@ -66,6 +70,7 @@ def setting_section(
     *,
     level: int = 3,
     show_origin: bool = True,
+    language: str = "en",
 ) -> str:
     """One rule: heading, value in words, badges, explanation, provenance, note.
 
@@ -75,25 +80,32 @@ def setting_section(
     param = BY_PATH[setting.param]
     hashes = "#" * level
     schema_link = rel(here, f"{SCHEMA_REFERENCE}#{param_anchor(param.path)}")
-    head = f"{hashes} {esc(param.title)} {{#{param_anchor(param.path)}}}"
-    value = short_md(param.path, setting.value)
-    badges = [badge(setting.provenance.kind, setting.provenance.decision)]
-    origin = origin_badge(setting, ruleset.base, here) if show_origin else ""
+    say = words()
+    title = say.param_title(param.path, language)
+    head = f"{hashes} {esc(title)} {{#{param_anchor(param.path)}}}"
+    value = short_md(param.path, setting.value, language)
+    badges = [badge(setting.provenance.kind, setting.provenance.decision, language)]
+    origin = origin_badge(setting, ruleset.base, here, language) if show_origin else ""
     if origin:
         badges.append(origin)
     lines = [head, "", f"**{value}** {' '.join(badges)}", "{: .rule-value }", ""]
-    meaning = explanation(param, setting.value)
+    meaning = explanation(param, setting.value, language)
     if meaning:
         lines += [link_refs(meaning, here, site.refs), ""]
+    # The parameters' descriptions are the registry's, in English only.
+    description = f"{esc(param.description)} " if language == "en" else ""
     lines += [
-        f"<small>{esc(param.description)} Parameter [{code(param.path)}]({schema_link}).</small>",
+        f"<small>{description}{say('rule.parameter', language)} "
+        f"[{code(param.path)}]({schema_link}).</small>",
         "{: .rule-param }",
         "",
-        provenance_block(setting.provenance, here, site.refs, value=f"**{value}**"),
+        provenance_block(
+            setting.provenance, here, site.refs, value=f"**{value}**", language=language
+        ),
     ]
     if setting.note:
         note = link_refs(esc(setting.note), here, site.refs)
-        lines += [f"**Note:** {note}", "{: .rule-note }", ""]
+        lines += [f"**{say('rule.note', language)}** {note}", "{: .rule-note }", ""]
     return "\n".join(lines)
 
 

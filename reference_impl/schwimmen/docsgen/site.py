@@ -25,6 +25,7 @@ from schwimmen.docsgen import (
     glossary,
     guides,
     home,
+    pagedata,
     playguide,
     reference,
     rulepages,
@@ -137,8 +138,8 @@ def resolve_example(catalog: Catalog, path: Path) -> Ruleset:
 
 def page_citations() -> list[Citation]:
     """Quotes the generator itself places on pages (outside the spec files)."""
-    quotes = list(home.INTRO_QUOTES)
-    for term in glossary.TERMS:
+    quotes = list(pagedata.page_quotes().values())
+    for term in pagedata.glossary():
         quotes.extend(term.quotes)
     return quotes
 
@@ -163,7 +164,11 @@ def build_site(given: SiteInput) -> SiteOutput:
     errors = catalog.check_all()
     if errors:
         raise DocsBuildError("the spec has errors:\n" + "\n".join(str(e) for e in errors))
-    problems = check_citations(catalog.bibliography, page_citations())
+    try:
+        citations = page_citations()
+    except SpecErrors as exc:
+        raise DocsBuildError(str(exc)) from None
+    problems = check_citations(catalog.bibliography, citations)
     if problems:
         raise DocsBuildError("quotes on generated pages are wrong:\n" + "\n".join(problems))
     sections = (
@@ -191,7 +196,6 @@ def build_site(given: SiteInput) -> SiteOutput:
         site = dataclasses.replace(site, scenario_titles=scenario_titles)
 
     pages = [
-        Page(HOME, home.home_markdown(site)),
         Page(RULESETS_INDEX, rulepages.rulesets_index_markdown(site)),
         Page(HOUSE_RULES_INDEX, rulepages.house_rules_index_markdown(site)),
         Page(COMPARISON, compare.comparison_markdown(site)),
@@ -200,13 +204,8 @@ def build_site(given: SiteInput) -> SiteOutput:
             DISAGREEMENTS,
             disagreements.disagreements_markdown(site, sections, given.matrix_looked_for, suite),
         ),
-        Page(
-            GUIDE_HOUSE_RULE,
-            guides.house_rule_guide_markdown(site, given.example_text, given.example),
-        ),
         Page(GUIDE_TEST, _testing_guide(site, suite, given)),
         Page(GUIDE_PLAY, _play_guide(site, given)),
-        Page(GLOSSARY, reference.glossary_markdown(glossary.TERMS)),
         Page(DECISIONS, reference.decisions_markdown(site)),
         Page(CLI_REFERENCE, reference.cli_markdown(given.cli_parser)),
         Page(
@@ -262,7 +261,12 @@ def build_site(given: SiteInput) -> SiteOutput:
         for name, text in given.conformance_docs.items()
     ]
     pages += [Page(path, text, in_nav=False) for path, text in given.static_files.items()]
-    return SiteOutput(pages, navigation(site, given, suite), site, suite)
+    inserts: dict[str, Insert] = {
+        **home.home_inserts(site),
+        **glossary.glossary_inserts(),
+        **guides.guide_inserts(site, given.example_text, given.example),
+    }
+    return SiteOutput(pages, navigation(site, given, suite), site, suite, inserts)
 
 
 def plan_suite(catalog: Catalog, fixtures: Sequence[Fixture]) -> Suite:

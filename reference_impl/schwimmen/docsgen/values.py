@@ -14,72 +14,102 @@ from dataclasses import dataclass
 from typing import Any
 
 from schwimmen.docsgen.markup import code, esc, suit_symbols
+from schwimmen.docsgen.pagedata import words
 from schwimmen.spec.model import Ruleset, Setting, thaw
 from schwimmen.spec.parameters import BY_PATH, RANKS, SUIT_NAMES_DE, Parameter
 from schwimmen.spec.present import value_text
 
 
-def short(param: str, value: Any) -> str:
+def short(param: str, value: Any, language: str = "en") -> str:
     """The value as one short line of plain text: the CLI's text, except that the pack and
-    the card points are condensed so that they fit a table cell."""
+    the card points are condensed so that they fit a table cell. Named values stay as the
+    spec writes them in every language (the explanation says what they mean)."""
     if param == "cards.ranks":
-        return rank_span(list(value))
+        return rank_span(list(value), language)
     if param == "cards.values":
-        return card_points(value)
+        return card_points(value, language)
+    if language != "en":
+        return _translated(param, value, language)
     return value_text(param, value)
 
 
-def rank_span(ranks: list[str]) -> str:
+def _translated(param: str, value: Any, language: str) -> str:
+    """The CLI's text in another language: only its few words differ, the numbers and
+    the named values stay."""
+    say = words()
+    if param in ("triples.points", "three_aces.points") and value == "none":
+        return say("value.none", language)
+    if BY_PATH[param].schema.get("$ref") == "#/$defs/penalty":
+        if value["kind"] == "showdown":
+            return say("value.showdown", language)
+        if value["kind"] == "all-without-special":
+            return say("value.all-without-special", language).format(n=value["lives"])
+        text = say("value.all-others-lose", language).format(n=value["lives"])
+        if value.get("maximum_holders") is not None:
+            holders = say("value.maximum-holders", language)
+            text += ", " + holders.format(n=value["maximum_holders"])
+        return text
+    if isinstance(value, tuple | list) and not value:
+        return say("value.empty", language)
+    return value_text(param, value)
+
+
+def rank_span(ranks: list[str], language: str = "en") -> str:
     """``["7", …, "A"]`` → ``7–A (8 ranks)`` when the ranks are a run of the rank order."""
     positions = [RANKS.index(r) for r in ranks if r in RANKS]
     run = len(positions) == len(ranks) > 2 and positions == list(
         range(positions[0], positions[0] + len(positions))
     )
     if run:
-        return f"{ranks[0]}–{ranks[-1]} ({len(ranks)} ranks)"
+        count = words()("value.ranks", language).format(n=len(ranks))
+        return f"{ranks[0]}–{ranks[-1]} ({count})"
     return ", ".join(ranks)
 
 
-def card_points(values: Mapping[str, Any]) -> str:
+def card_points(values: Mapping[str, Any], language: str = "en") -> str:
     """Group ranks by points: ``7–10 face value, J Q K 10, A 11``."""
+    face = words()("value.face-value", language)
     groups: list[tuple[list[str], str]] = []
     for rank, pts in values.items():
-        label = "face value" if rank.isdigit() and int(rank) == pts else str(pts)
+        label = face if rank.isdigit() and int(rank) == pts else str(pts)
         if groups and groups[-1][1] == label:
             groups[-1][0].append(rank)
         else:
             groups.append(([rank], label))
     parts = []
     for ranks, label in groups:
-        names = (
-            f"{ranks[0]}–{ranks[-1]}"
-            if label == "face value" and len(ranks) > 2
-            else " ".join(ranks)
-        )
+        names = f"{ranks[0]}–{ranks[-1]}" if label == face and len(ranks) > 2 else " ".join(ranks)
         parts.append(f"{names} {label}")
     return ", ".join(parts)
 
 
-def short_md(param: str, value: Any) -> str:
+def short_md(param: str, value: Any, language: str = "en") -> str:
     """The short value as markdown, with suit symbols where suits are listed."""
-    text = short(param, value)
+    text = short(param, value, language)
     if param in ("cards.suits", "comparison.suit_order") and value != "none":
         return esc(suit_symbols(text))
     return esc(text)
 
 
-def explanation(param: Parameter, value: Any) -> str:
-    """What the chosen value means, in the registry's words (markdown)."""
+def explanation(param: Parameter, value: Any, language: str = "en") -> str:
+    """What the chosen value means, in the registry's words or their translation
+    (markdown)."""
+    say = words()
     if param.choices:
         if isinstance(value, str):
-            return esc(param.choices.get(value, ""))
+            return esc(say.choice(param.path, value, language))
         items = list(value)
         if not items:
-            return "None."
-        return "\n".join(f"- {code(v)}: {esc(param.choices.get(v, ''))}" for v in items)
+            return say("rule.none", language)
+        return "\n".join(f"- {code(v)}: {esc(say.choice(param.path, v, language))}" for v in items)
     if param.path in ("cards.suits", "comparison.suit_order") and value != "none":
         names = ", ".join(f"{suit_symbols(s)} {SUIT_NAMES_DE[s]}" for s in value)
-        return esc(names) + (" (highest first)." if param.path == "comparison.suit_order" else ".")
+        tail = (
+            " " + say("rule.highest-first", language)
+            if param.path == "comparison.suit_order"
+            else "."
+        )
+        return esc(names) + tail
     return ""
 
 
