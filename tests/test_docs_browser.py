@@ -38,6 +38,12 @@ PAGES = {
     "statistics": "compare/statistics/",
     "guide-test": "guides/test-your-implementation/",
     "engine-api": "reference/engine/",
+    # the German pages a player reads
+    "home-de": "de/",
+    "ruleset-pagat-de": "de/rulesets/pagat/",
+    "house-rule-de": "de/house-rules/knocker-loses-two/",
+    "glossary-de": "de/reference/glossary/",
+    "guide-house-rule-de": "de/guides/add-a-house-rule/",
 }
 CHROMIUM_FLAGS = (
     "--headless",
@@ -251,3 +257,37 @@ def test_new_pages_fit_a_phone(driver: Any, base_url: str, name: str) -> None:
         )
         assert len(widths) > 30
         assert min(widths) > 300, widths  # about the SVG's own 360 units: text stays legible
+
+
+def _switch_to(driver: Any, language: str) -> None:
+    """Click the language switch's entry for ``language`` (through the page, so the
+    theme's own handling of the click applies) and wait for the new page."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    before = driver.current_url
+    link = driver.find_element("css selector", f'a.md-select__link[hreflang="{language}"]')
+    driver.execute_script("arguments[0].click()", link)
+    WebDriverWait(driver, 20).until(
+        lambda d: (
+            d.current_url != before and d.execute_script("return document.readyState") == "complete"
+        )
+    )
+
+
+@pytest.mark.parametrize("start", ["home", "ruleset-pagat"], ids=["home", "ruleset-page"])
+def test_language_switch_leads_to_german_and_back(driver: Any, base_url: str, start: str) -> None:
+    """From an English page the switch leads to the same page in German, and back."""
+    english = base_url + PAGES[start]
+    _viewport(driver, DESKTOP, mobile=False)
+    _open(driver, english)
+    driver.get_log("browser")
+    assert driver.execute_script("return document.documentElement.lang") == "en"
+    english_title = driver.find_element("css selector", "article h1").text
+    _switch_to(driver, "de")
+    assert driver.current_url == base_url + PAGES[f"{start}-de"]
+    assert driver.execute_script("return document.documentElement.lang") == "de"
+    assert driver.find_element("css selector", "article h1").text != english_title
+    _switch_to(driver, "en")
+    assert driver.current_url == english
+    assert driver.find_element("css selector", "article h1").text == english_title
+    assert _severe(driver) == []

@@ -498,3 +498,65 @@ def test_the_readme_python_example_runs() -> None:
     # The winners are named as every text names seats (P1..Pn), not as 0-based indices
     # a reader would take for P1, P2, ...
     assert any(re.match(r"won: P[1-9]", out) for out in printed), printed
+
+
+def _reader_pages(catalog: Catalog) -> list[str]:
+    """The pages a player reads, which exist in German as well as in English."""
+    return [
+        "",
+        "reference/glossary",
+        "guides/add-a-house-rule",
+        *(f"rulesets/{rid}" for rid in catalog.rulesets),
+        *(f"house-rules/{hid}" for hid in catalog.house_rules),
+    ]
+
+
+def _h1(html: str) -> str:
+    found = re.search(r"<h1[^>]*>(.*?)</h1>", html, re.S)
+    assert found is not None
+    text = re.sub(r'<a class="headerlink".*?</a>|<[^>]+>', "", found.group(1))
+    return htmllib.unescape(text).strip()
+
+
+@needs_mkdocs
+def test_every_reader_page_has_its_german_version(site: Path, catalog: Catalog) -> None:
+    """Each reader page is served in German under /de/ (not the English fallback), and the
+    language switch of the English page leads to it."""
+    for path in _reader_pages(catalog):
+        english, german = _page(site, path), _page(site, f"de/{path}")
+        assert '<html lang="de"' in german, path
+        assert _h1(german) != _h1(english), f"de/{path} is the English page"
+        depth = "../" * (path.count("/") + 1) if path else ""
+        assert f'<a href="{depth}de/{path + "/" if path else ""}" hreflang="de"' in english, path
+
+
+@needs_mkdocs
+def test_german_rule_pages_show_the_german_titles_and_names(site: Path, catalog: Catalog) -> None:
+    from schwimmen.docsgen.pagedata import words
+
+    say = words()
+    for rid, sf in catalog.rulesets.items():
+        html = _page(site, f"de/rulesets/{rid}")
+        assert _h1(html) == sf.data["de"]["title"], rid
+        for setting in catalog.resolve(rid).settings.values():
+            assert htmllib.escape(say.param_title(setting.param, "de"), quote=False) in html
+    for hid, sf in catalog.house_rules.items():
+        assert _h1(_page(site, f"de/house-rules/{hid}")) == sf.data["de"]["title"], hid
+
+
+def test_every_ruleset_house_rule_and_parameter_has_its_german_words(catalog: Catalog) -> None:
+    """The German pages never fall back to English for a title, a summary, a parameter's
+    name or a named value's meaning."""
+    from schwimmen.docsgen.pagedata import glossary, words
+    from schwimmen.spec.parameters import BY_PATH, GROUPS
+
+    for name, sf in {**catalog.rulesets, **catalog.house_rules}.items():
+        assert sf.data.get("de", {}).get("title") and sf.data["de"].get("summary"), name
+    say = words()
+    assert set(say.groups) == set(GROUPS)
+    assert set(say.parameters) == set(BY_PATH)
+    for path, param in BY_PATH.items():
+        assert set(say.parameters[path].get("choices", {})) == set(param.choices), path
+    for key, entry in say.labels.items():
+        assert set(entry) == {"en", "de"}, key
+    assert all(term.meaning["de"] != term.meaning["en"] for term in glossary())

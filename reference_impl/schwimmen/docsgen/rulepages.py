@@ -109,157 +109,196 @@ def setting_section(
     return "\n".join(lines)
 
 
-def _not_applicable(ruleset: Ruleset) -> list[tuple[str, str]]:
+def _not_applicable(ruleset: Ruleset, language: str = "en") -> list[tuple[str, str]]:
+    say = words()
     values = {k: s.value for k, s in ruleset.settings.items()}
     out = []
     for param in PARAMETERS:
         if param.path in ruleset.settings:
             continue
         failed = applicable(param, values)
-        reason = f"needs {failed.describe()}" if failed else "not set"
+        reason = (
+            f"{say('page.needs', language)} {failed.describe()}"
+            if failed
+            else say("page.not-set", language)
+        )
         out.append((param.path, reason))
     return out
 
 
-def _sources_line(sf: SpecFile, here: str) -> str:
+def _sources_line(sf: SpecFile, here: str, language: str = "en") -> str:
     sources = [source_link(here, str(s)) for s in sf.data.get("sources", ())]
     text = ", ".join(sources)
     if sf.data.get("attribution"):
-        text += f" reporting *{esc(str(sf.data['attribution']))}*"
+        reporting = words()("facts.reporting", language)
+        text += f" {reporting} *{esc(str(sf.data['attribution']))}*"
     return text
 
 
-def ruleset_markdown(site: Site, rid: str, conformance: str | None = None) -> str:
+def title_and_summary(sf: SpecFile, language: str = "en") -> tuple[str, str]:
+    """A ruleset's or house rule's title and summary in ``language`` (its ``de:`` block for
+    German), in English where the file has no translation."""
+    title, summary = str(sf.data["title"]), str(sf.data.get("summary", ""))
+    translated = sf.data.get(language) if language != "en" else None
+    if isinstance(translated, dict):
+        title = str(translated.get("title", title))
+        summary = str(translated.get("summary", summary))
+    return title, " ".join(summary.split())
+
+
+def ruleset_markdown(
+    site: Site, rid: str, conformance: str | None = None, language: str = "en"
+) -> str:
     """The page of one ruleset: summary, facts, then every rule group by group, the
     conformance fixtures that run under it (``conformance``, markdown) and its house rules."""
+    say = words()
     ruleset = site.rulesets[rid]
     sf = site.catalog.rulesets[rid]
     here = ruleset_page(rid)
     sources = site.catalog.bibliography.sources
-    out = [f"# {esc(ruleset.title)}", "", link_sources(esc(ruleset.summary), here, sources), ""]
-    facts = [("Id", code(rid)), ("Source", _sources_line(sf, here))]
+    title, summary = title_and_summary(sf, language)
+    out = [f"# {esc(title)}", "", link_sources(esc(summary), here, sources), ""]
+    facts = [
+        (say("facts.id", language), code(rid)),
+        (say("facts.source", language), _sources_line(sf, here, language)),
+    ]
     parent = sf.data.get("extends")
     if parent:
         facts.append(
             (
-                "Extends",
-                f"{link(here, ruleset_page(str(parent)), str(parent))}: every rule this "
-                "ruleset does not set itself is inherited from it and marked so.",
+                say("facts.extends", language),
+                f"{link(here, ruleset_page(str(parent)), str(parent))}: "
+                + say("facts.extends-help", language),
             )
         )
-    facts.append(("Provenance", counts_line(ruleset)))
-    facts.append(("On the command line", code(f"schwimmen show {rid}")))
+    facts.append((say("facts.provenance", language), counts_line(ruleset, language)))
+    facts.append((say("facts.command-line", language), code(f"schwimmen show {rid}")))
     out += [facts_block(facts), ""]
-    out += [legend(here), ""]
-    for group, title in GROUPS.items():
+    out += [legend(here, language), ""]
+    for group in GROUPS:
         members = [s for s in ruleset.settings.values() if BY_PATH[s.param].group == group]
         if not members:
             continue
-        out += [f"## {esc(title)} {{#{group}}}", ""]
+        out += [f"## {esc(say.group_title(group, language))} {{#{group}}}", ""]
         for setting in members:
-            out += [setting_section(setting, ruleset, here, site), ""]
+            out += [setting_section(setting, ruleset, here, site, language=language), ""]
     if ruleset.unresolved:
-        out += ["## Unresolved {#unresolved}", ""]
-        out += [
-            "Rules the source mentions too vaguely to specify; an implementation does not "
-            "play them.",
-            "",
-        ]
+        out += [f"## {say('page.unresolved', language)} {{#unresolved}}", ""]
+        out += [say("page.unresolved-help", language), ""]
         for item in ruleset.unresolved:
-            body = [citation_md(c, here) for c in item.citations]
-            body.append(f"**Why not specified:** {link_refs(esc(item.why), here, site.refs)}")
-            title = item.topic + (f" ({item.decision})" if item.decision else "")
-            out.append(admonition("unresolved", title, "\n\n".join(body)))
-    missing = _not_applicable(ruleset)
+            body = [citation_md(c, here, language) for c in item.citations]
+            body.append(
+                f"**{say('page.why-not-specified', language)}** "
+                f"{link_refs(esc(item.why), here, site.refs)}"
+            )
+            topic = item.topic + (f" ({item.decision})" if item.decision else "")
+            out.append(admonition("unresolved", topic, "\n\n".join(body)))
+    missing = _not_applicable(ruleset, language)
     if missing:
-        out += ["## Rules that do not apply {#not-applicable}", ""]
+        out += [f"## {say('page.not-applicable', language)} {{#not-applicable}}", ""]
         rows = [
             [
-                link(here, f"{SCHEMA_REFERENCE}#{param_anchor(p)}", esc(BY_PATH[p].title)),
+                link(
+                    here,
+                    f"{SCHEMA_REFERENCE}#{param_anchor(p)}",
+                    esc(say.param_title(p, language)),
+                ),
                 code(p),
                 esc(reason),
             ]
             for p, reason in missing
         ]
-        out += [table(["rule", "parameter", "why it does not apply"], rows), ""]
+        header = [say(f"page.{k}", language) for k in ("rule", "parameter", "why-not-applicable")]
+        out += [table(header, rows), ""]
     if conformance:
         out += [conformance, ""]
     own = [h for h, f in site.house_rules.items() if f.data["origin"] == rid]
     fitting = [h for h in site.house_rules if any(f.ruleset == rid and f.ok for f in site.fits(h))]
-    out += ["## House rules {#house-rules}", ""]
+    out += [f"## {say('page.house-rules', language)} {{#house-rules}}", ""]
     if own:
         out.append(
-            "Described by this ruleset's source: "
+            say("page.own-house-rules", language)
+            + " "
             + ", ".join(link(here, house_rule_page(h), code(h)) for h in own)
             + "."
         )
         out.append("")
     if fitting:
         out.append(
-            "Fit this ruleset (the loader accepts them on top of it): "
+            say("page.fitting-house-rules", language)
+            + " "
             + ", ".join(link(here, house_rule_page(h), code(h)) for h in fitting)
-            + f". Combine them on the command line: {code(f'schwimmen show {rid}+HOUSE-RULE')}."
+            + f". {say('page.combine', language)} {code(f'schwimmen show {rid}+HOUSE-RULE')}."
         )
         out.append("")
-    out += [
-        f"Compare this ruleset with the others in the {link(here, COMPARISON, 'comparison')} "
-        f"or {link(here, PAIRS_INDEX, 'two at a time')}.",
-        "",
-    ]
+    comparison = link(here, COMPARISON, say("page.comparison", language))
+    pairs = link(here, PAIRS_INDEX, say("page.two-at-a-time", language))
+    out += [f"{say('page.compare', language)} {comparison}, {pairs}.", ""]
     return "\n".join(out)
 
 
-def _change_rows(base: Ruleset, combined: Ruleset, here: str) -> list[list[str]]:
+def _change_rows(base: Ruleset, combined: Ruleset, here: str, language: str) -> list[list[str]]:
     rows = []
     for key in changed_params(base, combined):
         before, after = base.settings.get(key), combined.settings.get(key)
+        title = words().param_title(key, language)
         rows.append(
             [
-                link(here, f"{SCHEMA_REFERENCE}#{param_anchor(key)}", esc(BY_PATH[key].title)),
-                _cell(before),
-                _cell(after),
+                link(here, f"{SCHEMA_REFERENCE}#{param_anchor(key)}", esc(title)),
+                _cell(before, language),
+                _cell(after, language),
             ]
         )
     return rows
 
 
-def _cell(setting: Setting | None) -> str:
+def _cell(setting: Setting | None, language: str = "en") -> str:
     if setting is None:
-        return "<span class='na'>does not apply</span>"
-    value = short_md(setting.param, setting.value)
-    return f"**{value}** {badge(setting.provenance.kind, setting.provenance.decision)}"
+        return f"<span class='na'>{words()('rule.does-not-apply', language)}</span>"
+    value = short_md(setting.param, setting.value, language)
+    kind = badge(setting.provenance.kind, setting.provenance.decision, language)
+    return f"**{value}** {kind}"
 
 
 def house_rule_markdown(
-    site: Site, hid: str, yaml_text: str | None = None, conformance: str | None = None
+    site: Site,
+    hid: str,
+    yaml_text: str | None = None,
+    conformance: str | None = None,
+    language: str = "en",
 ) -> str:
     """The page of one house rule: what it changes on its origin, what it requires,
     where else it fits, its rules with provenance and the file itself."""
+    say = words()
     sf = site.house_rules[hid]
     data = sf.data
     origin = str(data["origin"])
     base = site.rulesets[origin]
     combined = site.with_house_rule[hid]
     here = house_rule_page(hid)
-    summary = esc(str(data.get("summary", "")).strip())
+    title, summary = title_and_summary(sf, language)
+    origin_title, _ = title_and_summary(site.catalog.rulesets[origin], language)
     sources = site.catalog.bibliography.sources
-    out = [f"# {esc(str(data['title']))}", "", link_sources(summary, here, sources), ""]
+    out = [f"# {esc(title)}", "", link_sources(esc(summary), here, sources), ""]
     facts = [
-        ("Id", code(hid)),
-        ("Origin", link(here, ruleset_page(origin), esc(base.title)) + f" ({code(origin)})"),
-        ("Source", _sources_line(sf, here)),
-        ("On the command line", code(f"schwimmen show {origin}+{hid}")),
+        (say("facts.id", language), code(hid)),
+        (
+            say("facts.origin", language),
+            link(here, ruleset_page(origin), esc(origin_title)) + f" ({code(origin)})",
+        ),
+        (say("facts.source", language), _sources_line(sf, here, language)),
+        (say("facts.command-line", language), code(f"schwimmen show {origin}+{hid}")),
     ]
     out += [facts_block(facts), ""]
 
-    out += ["## What it requires {#requires}", ""]
+    out += [f"## {say('page.requires', language)} {{#requires}}", ""]
     conditions = list(data.get("requires", ()))
     if conditions:
-        out.append("The ruleset underneath must satisfy:")
+        out.append(say("page.requires-intro", language))
         out.append("")
         for cond in conditions:
             key = "in" if "in" in cond else "not_in"
-            word = "is one of" if key == "in" else "is none of"
+            word = say("page.is-one-of" if key == "in" else "page.is-none-of", language)
             values = ", ".join(code(str(v)) for v in cond[key])
             target = f"{SCHEMA_REFERENCE}#{param_anchor(str(cond['param']))}"
             out.append(
@@ -268,43 +307,48 @@ def house_rule_markdown(
             )
         out.append("")
     else:
-        out += ["Nothing: it fits any ruleset on which its rules apply.", ""]
+        out += [say("page.requires-nothing", language), ""]
 
-    out += [f"## What it changes on {esc(origin)} {{#changes}}", ""]
-    rows = _change_rows(base, combined, here)
+    out += [f"## {say('page.changes-on', language)} {esc(origin)} {{#changes}}", ""]
+    rows = _change_rows(base, combined, here, language)
     if rows:
-        out += [table(["rule", code(origin), f"{code(origin)} + {code(hid)}"], rows), ""]
+        header = [say("page.rule", language), code(origin), f"{code(origin)} + {code(hid)}"]
+        out += [table(header, rows), ""]
     else:
-        out += [f"Nothing: {code(origin)} already plays this way.", ""]
+        out += [say("page.changes-nothing", language), ""]
 
-    out += ["## Its rules {#rules}", "", legend(here), ""]
+    out += [f"## {say('page.its-rules', language)} {{#rules}}", "", legend(here, language), ""]
     own = [s for s in combined.settings.values() if s.origin == hid]
     for setting in own:
-        out += [setting_section(setting, combined, here, site), ""]
+        out += [setting_section(setting, combined, here, site, language=language), ""]
 
-    out += ["## Where it fits {#fits}", ""]
+    out += [f"## {say('page.where-it-fits', language)} {{#fits}}", ""]
     fit_rows = []
     for fit in site.fits(hid):
         name = link(here, ruleset_page(fit.ruleset), code(fit.ruleset))
         if fit.ok:
             what = (
-                ", ".join(code(p) for p in fit.changed) if fit.changed else "nothing (already so)"
+                ", ".join(code(p) for p in fit.changed)
+                if fit.changed
+                else say("page.already-so", language)
             )
-            fit_rows.append([name, '<span class="fit-yes">✔ fits</span>', f"changes {what}"])
+            fits = say("page.fits", language)
+            changes = say("page.changes", language)
+            fit_rows.append([name, f'<span class="fit-yes">✔ {fits}</span>', f"{changes} {what}"])
         else:
-            fit_rows.append([name, '<span class="fit-no">✘ rejected</span>', esc(fit.reason)])
-    out += [table(["ruleset", "", "what the loader says"], fit_rows), ""]
+            rejected = say("page.rejected", language)
+            fit_rows.append([name, f'<span class="fit-no">✘ {rejected}</span>', esc(fit.reason)])
+    header = [say("page.ruleset", language), "", say("page.loader-says", language)]
+    out += [table(header, fit_rows), ""]
 
     if conformance:
         out += [conformance, ""]
 
     if yaml_text is not None:
-        out += ["## The file {#file}", ""]
+        out += [f"## {say('page.the-file', language)} {{#file}}", ""]
         out += [f"`spec/house-rules/{hid}.yaml`:", "", "```yaml", yaml_text.rstrip(), "```", ""]
-        out += [
-            f"Write your own in the same shape: see {link(here, GUIDE_HOUSE_RULE, 'the guide')}.",
-            "",
-        ]
+        guide = link(here, GUIDE_HOUSE_RULE, say("page.the-guide", language))
+        out += [f"{say('page.write-your-own', language)} {guide}.", ""]
     return "\n".join(out)
 
 

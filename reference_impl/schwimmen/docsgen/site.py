@@ -217,35 +217,33 @@ def build_site(given: SiteInput) -> SiteOutput:
     if given.simulate:
         figures = statistics.simulate_rulesets(site.rulesets)
         pages.append(Page(STATISTICS, statistics.statistics_markdown(site, figures)))
-    pages += [
-        Page(
-            ruleset_page(rid),
-            rulepages.ruleset_markdown(
-                site,
-                rid,
-                fixturepages.conformance_section(site, suite, rid, ruleset_page(rid))
-                if suite
-                else None,
-            ),
+    for rid in site.rulesets:
+        conformance = (
+            fixturepages.conformance_section(site, suite, rid, ruleset_page(rid)) if suite else None
         )
-        for rid in site.rulesets
-    ]
-    pages += [
-        Page(
-            house_rule_page(hid),
-            rulepages.house_rule_markdown(
-                site,
-                hid,
-                given.house_rule_texts.get(hid),
-                fixturepages.house_rule_conformance_section(
-                    site, suite, hid, str(sf.data["origin"]), house_rule_page(hid)
-                )
-                if suite
-                else None,
-            ),
+        pages += [
+            Page(
+                translation(ruleset_page(rid), language),
+                rulepages.ruleset_markdown(site, rid, conformance, language=language),
+            )
+            for language in pagedata.LANGUAGES
+        ]
+    for hid, sf in site.house_rules.items():
+        conformance = (
+            fixturepages.house_rule_conformance_section(
+                site, suite, hid, str(sf.data["origin"]), house_rule_page(hid)
+            )
+            if suite
+            else None
         )
-        for hid, sf in site.house_rules.items()
-    ]
+        text = given.house_rule_texts.get(hid)
+        pages += [
+            Page(
+                translation(house_rule_page(hid), language),
+                rulepages.house_rule_markdown(site, hid, text, conformance, language=language),
+            )
+            for language in pagedata.LANGUAGES
+        ]
     pages += [
         Page(pair_page(a, b), compare.pair_markdown(site, a, b), in_nav=False)
         for a, b in compare.pair_ids(site)
@@ -267,6 +265,16 @@ def build_site(given: SiteInput) -> SiteOutput:
         **guides.guide_inserts(site, given.example_text, given.example),
     }
     return SiteOutput(pages, navigation(site, given, suite), site, suite, inserts)
+
+
+def translation(path: str, language: str) -> str:
+    """Where a page's version in ``language`` lives: ``rulesets/pagat.md`` in German is
+    ``rulesets/pagat.de.md`` (the languages plugin's suffix structure); the default
+    language keeps the path."""
+    if language == pagedata.DEFAULT_LANGUAGE:
+        return path
+    stem, dot, suffix = path.rpartition(".")
+    return f"{stem}.{language}.{suffix}" if dot else f"{path}.{language}"
 
 
 def plan_suite(catalog: Catalog, fixtures: Sequence[Fixture]) -> Suite:

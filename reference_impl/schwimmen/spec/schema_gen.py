@@ -197,6 +197,16 @@ def build_schema() -> dict[str, Any]:
             "kind": {"enum": ["ruleset", "house-rule"]},
             "title": {"type": "string", "minLength": 3},
             "summary": {"type": "string"},
+            "de": {
+                "type": "object",
+                "description": "The title and summary in German, for the site's German pages.",
+                "properties": {
+                    "title": {"type": "string", "minLength": 3},
+                    "summary": {"type": "string"},
+                },
+                "required": ["title", "summary"],
+                "additionalProperties": False,
+            },
             "sources": {
                 "type": "array",
                 "items": {"type": "string", "pattern": SOURCE_PATTERN},
