@@ -506,6 +506,7 @@ def _reader_pages(catalog: Catalog) -> list[str]:
         "",
         "reference/glossary",
         "guides/add-a-house-rule",
+        "rulesets",
         *(f"rulesets/{rid}" for rid in catalog.rulesets),
         *(f"house-rules/{hid}" for hid in catalog.house_rules),
     ]

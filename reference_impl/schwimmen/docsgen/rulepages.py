@@ -352,51 +352,44 @@ def house_rule_markdown(
     return "\n".join(out)
 
 
-def rulesets_index_markdown(site: Site) -> str:
+def rulesets_table(site: Site, language: str = "en") -> str:
     """The overview of all rulesets: where each comes from and how much is cited."""
+    say = words()
     here = RULESETS_INDEX
-    out = [
-        *wide_page("The rulesets"),
-        "Ten published descriptions of Schwimmen and its relatives, each turned into an exact "
-        "ruleset. Every rule of every ruleset carries its provenance; the counts show how much "
-        "of each ruleset its source actually says.",
-        "",
-        legend(here),
-        "",
-    ]
     rows = []
     for rid, ruleset in site.rulesets.items():
         sf = site.catalog.rulesets[rid]
         counts = kind_counts(ruleset)
         parent = sf.data.get("extends")
+        title, _ = title_and_summary(sf, language)
         rows.append(
             [
                 link(here, ruleset_page(rid), code(rid)),
-                esc(ruleset.title),
-                _sources_line(sf, here),
+                esc(title),
+                _sources_line(sf, here, language),
                 link(here, ruleset_page(str(parent)), code(str(parent))) if parent else "",
-                _bar(counts),
+                _bar(counts, language),
             ]
         )
-    out += [table(["id", "ruleset", "source", "extends", "provenance"], rows), ""]
-    out += [
-        f"Put a house rule on top of any of them: {link(here, HOUSE_RULES_INDEX, 'house rules')}.",
-        "",
+    header = [
+        say(f"index.{k}", language) for k in ("id", "ruleset", "source", "extends", "provenance")
     ]
-    return "\n".join(out)
+    return "\n".join([legend(here, language), "", table(header, rows)])
 
 
-def _bar(counts: dict[ProvenanceKind, int]) -> str:
+def _bar(counts: dict[ProvenanceKind, int], language: str = "en") -> str:
     """A stacked bar of cited / interpreted / default, with the numbers in its tooltip."""
+    say = words()
     total = sum(counts.values()) or 1
     parts = []
     for kind in ProvenanceKind:
         width = 100 * counts[kind] / total
+        label = say(f"kind.{kind.value}", language)
         parts.append(
             f'<span class="bar-{kind.value}" style="width:{width:.1f}%" '
-            f'title="{kind.value}: {counts[kind]}"></span>'
+            f'title="{label}: {counts[kind]}"></span>'
         )
-    text = " · ".join(f"{counts[k]} {k.value}" for k in ProvenanceKind)
+    text = " · ".join(f"{counts[k]} {say(f'kind.{k.value}', language)}" for k in ProvenanceKind)
     return f'<span class="prov-bar">{"".join(parts)}</span><small>{text}</small>'
 
 

@@ -196,7 +196,6 @@ def build_site(given: SiteInput) -> SiteOutput:
         site = dataclasses.replace(site, scenario_titles=scenario_titles)
 
     pages = [
-        Page(RULESETS_INDEX, rulepages.rulesets_index_markdown(site)),
         Page(HOUSE_RULES_INDEX, rulepages.house_rules_index_markdown(site)),
         Page(COMPARISON, compare.comparison_markdown(site)),
         Page(PAIRS_INDEX, compare.pairs_index_markdown(site)),
@@ -262,6 +261,7 @@ def build_site(given: SiteInput) -> SiteOutput:
     inserts: dict[str, Insert] = {
         **home.home_inserts(site),
         **glossary.glossary_inserts(),
+        "rulesets-table": lambda language: rulepages.rulesets_table(site, language),
         **guides.guide_inserts(site, given.example_text, given.example),
     }
     return SiteOutput(pages, navigation(site, given, suite), site, suite, inserts)
