@@ -204,7 +204,6 @@ def build_site(given: SiteInput) -> SiteOutput:
             GUIDE_HOUSE_RULE,
             guides.house_rule_guide_markdown(site, given.example_text, given.example),
         ),
-        Page(GUIDE_TEST, _testing_guide(site, suite, given)),
         Page(GUIDE_PLAY, _play_guide(site, given)),
         Page(GLOSSARY, reference.glossary_markdown(glossary.TERMS)),
         Page(DECISIONS, reference.decisions_markdown(site)),
@@ -262,7 +261,34 @@ def build_site(given: SiteInput) -> SiteOutput:
         for name, text in given.conformance_docs.items()
     ]
     pages += [Page(path, text, in_nav=False) for path, text in given.static_files.items()]
-    return SiteOutput(pages, navigation(site, given, suite), site, suite)
+    parts = [
+        suite_counts(suite),
+        _testing_guide_parts(site, suite, given),
+    ]
+    return SiteOutput(pages, navigation(site, given, suite), site, suite, merge_parts(parts))
+
+
+def suite_counts(suite: Suite | None) -> dict[str, str]:
+    """The conformance suite's size, for the sentences of hand-written pages that give it."""
+    if suite is None:
+        return {}
+    return {"fixture-count": str(len(suite.fixtures)), "case-count": str(suite.cases)}
+
+
+def merge_parts(parts: Iterable[Mapping[str, str]]) -> dict[str, Insert]:
+    """The generated parts of every page by name, each the same in every language (the
+    pages they fill are English only); a name two modules both produce is a bug."""
+    merged: dict[str, Insert] = {}
+    for group in parts:
+        for name, text in group.items():
+            if name in merged:
+                raise DocsBuildError(f"two generated parts are named {name!r}")
+            merged[name] = _same_in_every_language(text)
+    return merged
+
+
+def _same_in_every_language(text: str) -> Insert:
+    return lambda language: text
 
 
 def plan_suite(catalog: Catalog, fixtures: Sequence[Fixture]) -> Suite:
@@ -277,13 +303,11 @@ def _reference_engine() -> Callable[[Mapping[str, Any]], Mapping[str, Any]]:
     return run_case
 
 
-def _testing_guide(site: Site, suite: Suite | None, given: SiteInput) -> str:
+def _testing_guide_parts(site: Site, suite: Suite | None, given: SiteInput) -> dict[str, str]:
     examples = None
     if suite is not None and given.examples:
         examples = testguide.make_examples(site, suite, _reference_engine(), given.example.base)
-    return testguide.testing_guide_markdown(
-        site, suite, given.cli_parser, given.adapter_example, examples
-    )
+    return testguide.guide_parts(suite, given.adapter_example, examples)
 
 
 def _play_guide(site: Site, given: SiteInput) -> str:
