@@ -34,7 +34,11 @@ def _section(page: str, anchor: str) -> str:
 
 @pytest.mark.parametrize(
     ("page", "anchor", "command"),
-    [("guides/test-your-implementation.md", "run", "conformance")],
+    [
+        ("guides/test-your-implementation.md", "run", "conformance"),
+        ("guides/play-and-simulate.md", "play", "play"),
+        ("guides/play-and-simulate.md", "simulate", "simulate"),
+    ],
 )
 def test_option_tables_show_options_as_the_cli_has_them(
     page: str, anchor: str, command: str

@@ -204,7 +204,6 @@ def build_site(given: SiteInput) -> SiteOutput:
             GUIDE_HOUSE_RULE,
             guides.house_rule_guide_markdown(site, given.example_text, given.example),
         ),
-        Page(GUIDE_PLAY, _play_guide(site, given)),
         Page(GLOSSARY, reference.glossary_markdown(glossary.TERMS)),
         Page(DECISIONS, reference.decisions_markdown(site)),
         Page(CLI_REFERENCE, reference.cli_markdown(given.cli_parser)),
@@ -264,6 +263,7 @@ def build_site(given: SiteInput) -> SiteOutput:
     parts = [
         suite_counts(suite),
         _testing_guide_parts(site, suite, given),
+        _play_guide_parts(site, given),
     ]
     return SiteOutput(pages, navigation(site, given, suite), site, suite, merge_parts(parts))
 
@@ -310,14 +310,14 @@ def _testing_guide_parts(site: Site, suite: Suite | None, given: SiteInput) -> d
     return testguide.guide_parts(suite, given.adapter_example, examples)
 
 
-def _play_guide(site: Site, given: SiteInput) -> str:
+def _play_guide_parts(site: Site, given: SiteInput) -> dict[str, str]:
     transcript = simulated = None
     game = given.example.base
     ruleset = site.rulesets.get(game)
     if given.examples and ruleset is not None:
         transcript = playguide.play_transcript(ruleset)
         simulated = playguide.simulate_output(ruleset)
-    return playguide.play_guide_markdown(given.cli_parser, transcript, simulated, game)
+    return playguide.guide_parts(transcript, simulated, game)
 
 
 def conformance_doc_markdown(name: str, text: str) -> str:

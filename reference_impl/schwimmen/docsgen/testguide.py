@@ -10,10 +10,9 @@ adapter's code is the example file itself.
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +33,6 @@ from schwimmen.docsgen.markup import (
     link,
     table,
 )
-from schwimmen.docsgen.reference import option_help
 from schwimmen.docsgen.suite import Suite
 from schwimmen.spec.model import Ruleset
 
@@ -51,19 +49,6 @@ class Examples:
     request_fixture: Fixture
     report: str
     failing_fixture: Fixture
-
-
-def options_rows(parser: argparse.ArgumentParser, notes: Sequence[tuple[str, str]]) -> str:
-    """A table of the options the parser has, each with its note (markdown); an option
-    the parser lacks is left out, so the guide never documents what the CLI cannot do."""
-    helps = option_help(parser)
-    rows = []
-    for option, note in notes:
-        if option in helps:
-            shown, help_text = helps[option]
-            text = note or esc(help_text[:1].upper() + help_text[1:]) + "."
-            rows.append([f'<span class="opt">{code(shown)}</span>', text])
-    return table(["option", "what it does"], rows)
 
 
 # ----------------------------------------------------------------------------- examples
