@@ -70,3 +70,62 @@ def test_the_commands_on_the_pages_exist(tmp_path: Path, monkeypatch: pytest.Mon
                 parser.parse_args(words)
                 seen += 1
     assert seen >= 5
+
+
+def _table(page: str, heading: str) -> list[list[str]]:
+    """The rows of the first table after the line ``heading`` of ``page`` (Markdown)."""
+    after = (DOCS / page).read_text(encoding="utf-8").split(f"\n{heading}\n", 1)[1]
+    lines = after.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    block = list(itertools.takewhile(lambda line: line.startswith("|"), lines[start:]))
+    return [[cell.strip() for cell in row.strip("|").split(" | ")] for row in block[2:]]
+
+
+def _code(cell: str) -> str:
+    assert cell.startswith("`") and cell.endswith("`"), cell
+    return cell.strip("`")
+
+
+def test_the_engine_api_page_describes_the_real_api() -> None:
+    """The page's hand-written tables (constructor, state, observation) name exactly what
+    the engine has, with the defaults it has."""
+    import inspect
+    import random
+
+    from schwimmen.docsgen import engineapi
+    from schwimmen.engine.bots import RandomBot
+    from schwimmen.engine.match import Match
+    from schwimmen.protocol.actions import ActionKind
+    from schwimmen.spec.loader import Catalog
+
+    page = "reference/engine.md"
+    signature = inspect.signature(Match.__init__).parameters
+    params = [p for p in signature.values() if p.name != "self"]
+    rows = _table(page, "## Creating a match")
+    assert [_code(row[0]) for row in rows] == [p.name for p in params]
+    for row, param in zip(rows, params, strict=True):
+        default = "" if param.default is inspect.Parameter.empty else f"`{param.default!r}`"
+        assert row[1] == default, param.name
+    attributes = [_code(row[0]) for row in _table(page, "## State to read")]
+    observed = {_code(row[0]) for row in _table(page, "## Observations")}
+    for name in engineapi.METHODS:
+        assert inspect.getdoc(getattr(Match, name)), f"Match.{name} has no docstring"
+    catalog = Catalog.load()
+    keys: set[str] = set()
+    for name in ("pagat", "scat", "beginner-guide", "dutch"):
+        match = Match(catalog.resolve(name), 4, seed=2)
+        for attribute in attributes:
+            assert hasattr(match, attribute), attribute
+        bot = RandomBot(random.Random(3))
+        for _ in range(300):
+            if match.over:
+                break
+            for seat in range(4):
+                keys |= set(match.observation(seat))
+            match.apply(bot.choose(match))
+    assert keys == observed
+    texts = " ".join(form for form, _ in engineapi.action_rows())
+    for kind in ActionKind:
+        assert kind.value in texts, kind
+    for cls in engineapi.event_classes():
+        assert cls.__doc__ and not cls.__doc__.startswith(cls.__name__ + "("), cls.__name__
