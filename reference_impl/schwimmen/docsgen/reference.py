@@ -131,48 +131,36 @@ def subcommand_names(parser: argparse.ArgumentParser) -> list[str]:
     return [name for name, _, _ in _subcommands(parser)]
 
 
-def cli_markdown(parser: argparse.ArgumentParser) -> str:
-    """The CLI reference: every subcommand with usage, arguments and the exact help."""
+def cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """The generated parts of ``docs/reference/cli.md``: every subcommand with usage,
+    arguments and the exact help, as the parser has them."""
     with _terminal_width():
-        return _cli_markdown(parser)
+        return _cli_parts(parser)
 
 
-def _cli_markdown(parser: argparse.ArgumentParser) -> str:
-    here = CLI_REFERENCE
-    out = [
-        "# Command line",
-        "",
-        esc(parser.description or ""),
-        "",
-        "Generated from the program's own argument parser, so it lists exactly what "
-        f"{code(parser.prog)} accepts.",
-        "",
-        "```text",
-        parser.format_usage().strip(),
-        "```",
-        "",
-    ]
+def _cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
+    overview = ["```text", parser.format_usage().strip(), "```", ""]
     rows = _argument_rows(parser)
     if rows:
-        out += [table(["argument", "meaning", "values"], rows), ""]
+        overview += [table(["argument", "meaning", "values"], rows), ""]
     commands = _subcommands(parser)
-    out += [
+    overview.append(
         table(
             ["command", "what it does"],
             [[f"[{code(n)}](#{n})", esc(h)] for n, h, _ in commands],
-        ),
-        "",
-    ]
+        )
+    )
+    sections: list[str] = []
     for name, help_text, sub in commands:
         sentence = help_text[:1].upper() + help_text[1:]
-        out += [f"## {parser.prog} {name} {{#{name}}}", "", esc(sentence) + ".", ""]
+        sections += [f"## {parser.prog} {name} {{#{name}}}", "", esc(sentence) + ".", ""]
         if sub.description:
-            out += [esc(sub.description), ""]
-        out += ["```text", sub.format_usage().strip(), "```", ""]
+            sections += [esc(sub.description), ""]
+        sections += ["```text", sub.format_usage().strip(), "```", ""]
         sub_rows = _argument_rows(sub)
         if sub_rows:
-            out += [table(["argument", "meaning", "values"], sub_rows), ""]
-        out += [
+            sections += [table(["argument", "meaning", "values"], sub_rows), ""]
+        sections += [
             f'??? example "Full help: {parser.prog} {name} --help"',
             "",
             "    ```text",
@@ -180,13 +168,11 @@ def _cli_markdown(parser: argparse.ArgumentParser) -> str:
             "    ```",
             "",
         ]
-    out += [
-        "Every value a command prints is explained in the "
-        f"{link(here, SCHEMA_REFERENCE, 'file format')} reference; German words are in the "
-        f"{link(here, GLOSSARY, 'glossary')}.",
-        "",
-    ]
-    return "\n".join(out)
+    return {
+        "cli-description": esc(parser.description or ""),
+        "cli-overview": "\n".join(overview),
+        "cli-commands": "\n".join(sections),
+    }
 
 
 # ----------------------------------------------------------------------------- schema

@@ -206,7 +206,6 @@ def build_site(given: SiteInput) -> SiteOutput:
         ),
         Page(GLOSSARY, reference.glossary_markdown(glossary.TERMS)),
         Page(DECISIONS, reference.decisions_markdown(site)),
-        Page(CLI_REFERENCE, reference.cli_markdown(given.cli_parser)),
         Page(SCHEMA_REFERENCE, reference.schema_markdown(given.schema, site)),
     ]
     if given.simulate:
@@ -261,6 +260,7 @@ def build_site(given: SiteInput) -> SiteOutput:
         _testing_guide_parts(site, suite, given),
         _play_guide_parts(site, given),
         engineapi.page_parts(given.example.base if given.examples else None),
+        reference.cli_parts(given.cli_parser),
     ]
     return SiteOutput(pages, navigation(site, given, suite), site, suite, merge_parts(parts))
 
