@@ -17,7 +17,6 @@ from schwimmen.docsgen.context import Site
 from schwimmen.docsgen.fixturepages import decision_fixtures
 from schwimmen.docsgen.glossary import Term
 from schwimmen.docsgen.markup import (
-    CLI_REFERENCE,
     DECISIONS,
     GLOSSARY,
     SCHEMA_REFERENCE,
@@ -33,7 +32,7 @@ from schwimmen.docsgen.markup import (
     table,
 )
 from schwimmen.docsgen.values import short_md, value_key
-from schwimmen.spec.model import ProvenanceKind, Ruleset
+from schwimmen.spec.model import Ruleset
 from schwimmen.spec.parameters import GROUPS, PARAMETERS, Parameter
 
 # ----------------------------------------------------------------------------- CLI
@@ -177,23 +176,6 @@ def _cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
 
 # ----------------------------------------------------------------------------- schema
 
-_FILE_KEYS: Mapping[str, str] = {
-    "id": "The file's name without .yaml; lower case words joined by hyphens.",
-    "kind": "ruleset or house-rule.",
-    "title": "A short English title.",
-    "summary": "A paragraph on what the ruleset or house rule is and where it comes from.",
-    "sources": "The bibliography ids (spec/sources.yaml) the file quotes.",
-    "attribution": "The primary source a secondary article reports for this file (pagat, "
-    "altenburg).",
-    "extends": "Rulesets only: a ruleset whose rules this one inherits where it sets nothing "
-    "itself.",
-    "origin": "House rules only: the ruleset whose source describes the house rule.",
-    "requires": "House rules only: conditions on the ruleset underneath; a combination that "
-    "fails one is rejected with its 'why'.",
-    "unresolved": "Rules the source mentions too vaguely to specify.",
-    "rules": "The parameters, group by group: each with 'value' and exactly one provenance.",
-}
-
 
 def schema_type(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
     """A short human description of a JSON Schema (markdown)."""
@@ -332,24 +314,10 @@ def _def_section(name: str, schema: Mapping[str, Any], defs: Mapping[str, Any]) 
     return "\n".join(out)
 
 
-def schema_markdown(schema: Mapping[str, Any], site: Site) -> str:
-    """The file-format reference: the top-level keys, provenance, shared types, then
-    every parameter with its meaning, values, applicability and users."""
+def schema_parts(schema: Mapping[str, Any], site: Site) -> dict[str, str]:
+    """The generated parts of ``docs/reference/schema.md``: the top-level keys, the shared
+    types, then every parameter with its meaning, values, applicability and users."""
     defs: Mapping[str, Any] = schema.get("$defs", {})
-    here = SCHEMA_REFERENCE
-    out = [
-        "# File format",
-        "",
-        "Ruleset and house-rule files are YAML checked against "
-        f"{code('schemas/ruleset.schema.json')} ({esc(str(schema.get('title', '')))}). "
-        f"{esc(str(schema.get('description', '')))}",
-        "",
-        "This page is generated from that schema and from the parameter registry it is "
-        "itself generated from, so it always matches what the loader accepts.",
-        "",
-        "## The file {#file}",
-        "",
-    ]
     props: Mapping[str, Any] = schema.get("properties", {})
     required = set(schema.get("required", ()))
     rows = [
@@ -357,60 +325,29 @@ def schema_markdown(schema: Mapping[str, Any], site: Site) -> str:
             code(k),
             "yes" if k in required else "",
             schema_type(v, defs) if k != "rules" else "groups of parameters, below",
-            esc(str(v.get("description") or _FILE_KEYS.get(k, ""))),
+            esc(str(v.get("description", ""))),
         ]
         for k, v in props.items()
     ]
-    out += [table(["key", "required", "type", "meaning"], rows), ""]
-    out += [
-        "## Provenance {#provenance}",
-        "",
-        "Every parameter is a mapping with its `value` and exactly one of:",
-        "",
-        f"- {badge_for('cited')} `cited`: a list of citations: the source says so.",
-        f"- {badge_for('interpreted')} `interpreted`: the quotes, the `reading` chosen and "
-        "`why` (and the `decision` number where there is one).",
-        f"- {badge_for('default')} `default`: the source is silent; `why` the value was "
-        "chosen, the `decision` number, optionally related `quotes`.",
-        "",
-        "An optional `note` adds anything a reader should know.",
-        "",
-        "```yaml",
-        "rules:",
-        "  penalties:",
-        "    knocker_lowest:",
-        "      value: 2",
-        "      cited:",
-        '        - {source: s001, section: "Leben, Schwimmen und Spielende", line: 23,',
-        '           quote: "Wer klopft und dann selbst die wenigsten Punkte hat, ..."}',
-        "```",
-        "",
-    ]
-    for name in ("citation", "cited", "interpreted", "default", "condition"):
-        if name in defs:
-            out.append(_def_section(name, defs[name], defs))
-    out += ["## Shared value types {#types}", ""]
-    for name in ("rank", "suit", "points", "penalty"):
-        if name in defs:
-            out.append(_def_section(name, defs[name], defs))
-    out += ["## Parameters {#parameters}", ""]
-    out += [
-        f"The {len(PARAMETERS)} parameters, grouped as on the ruleset pages. A parameter that "
-        "does not apply to a ruleset (a middle-card rule in a draw-and-discard game) must not "
-        "be set there.",
-        "",
-    ]
+    parameters: list[str] = []
     for group, title in GROUPS.items():
-        out += [f"## {esc(title)} {{#group-{group}}}", ""]
-        for param in PARAMETERS:
-            if param.group == group:
-                out.append(parameter_entry(param, site, defs))
-    out += [f"See also the {link(here, CLI_REFERENCE, 'command line')} reference.", ""]
-    return "\n".join(out)
+        parameters += [f"## {esc(title)} {{#group-{group}}}", ""]
+        parameters += [parameter_entry(p, site, defs) for p in PARAMETERS if p.group == group]
+    about = f"**{esc(str(schema.get('title', '')))}.** {esc(str(schema.get('description', '')))}"
+    return {
+        "schema-about": "> " + about,
+        "schema-file-keys": table(["key", "required", "type", "meaning"], rows),
+        "schema-provenance-types": _def_sections(
+            defs, ("citation", "cited", "interpreted", "default", "condition")
+        ),
+        "schema-value-types": _def_sections(defs, ("rank", "suit", "points", "penalty")),
+        "parameter-count": str(len(PARAMETERS)),
+        "schema-parameters": "\n".join(parameters),
+    }
 
 
-def badge_for(kind: str) -> str:
-    return badge(ProvenanceKind(kind))
+def _def_sections(defs: Mapping[str, Any], names: Sequence[str]) -> str:
+    return "\n".join(_def_section(name, defs[name], defs) for name in names if name in defs)
 
 
 # ----------------------------------------------------------------------------- decisions

@@ -206,7 +206,6 @@ def build_site(given: SiteInput) -> SiteOutput:
         ),
         Page(GLOSSARY, reference.glossary_markdown(glossary.TERMS)),
         Page(DECISIONS, reference.decisions_markdown(site)),
-        Page(SCHEMA_REFERENCE, reference.schema_markdown(given.schema, site)),
     ]
     if given.simulate:
         figures = statistics.simulate_rulesets(site.rulesets)
@@ -261,6 +260,8 @@ def build_site(given: SiteInput) -> SiteOutput:
         _play_guide_parts(site, given),
         engineapi.page_parts(given.example.base if given.examples else None),
         reference.cli_parts(given.cli_parser),
+        reference.schema_parts(given.schema, site),
+        {"provenance-legend": rulepages.legend(SCHEMA_REFERENCE)},
     ]
     return SiteOutput(pages, navigation(site, given, suite), site, suite, merge_parts(parts))
 
