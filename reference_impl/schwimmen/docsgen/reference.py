@@ -387,17 +387,10 @@ def _decision_rows(site: Site, decision: str) -> list[list[str]]:
     return rows
 
 
-def decisions_markdown(site: Site) -> str:
-    """Every rules-matrix decision (U number) the spec relies on, and where."""
-    out = [
-        "# Decisions",
-        "",
-        "Where the sources are silent or ambiguous, the rules matrix records a decision "
-        "(U01, U02, …) and the spec cites it. This index lists every decision the spec or the "
-        "conformance fixtures use, with every rule and fixture that depends on it, so a reader "
-        "who disagrees with one sees at once what would change.",
-        "",
-    ]
+def decisions_parts(site: Site) -> dict[str, str]:
+    """The generated part of ``docs/reference/decisions.md``: every rules-matrix decision
+    (U number) the spec or the fixtures rely on, and where."""
+    out: list[str] = []
     for decision in sorted(site.all_decisions):
         title = site.decision_titles.get(decision, "")
         heading = f"{decision} — {esc(title)}" if title else decision
@@ -419,7 +412,7 @@ def decisions_markdown(site: Site) -> str:
             "when this site was built.",
             "",
         ]
-    return "\n".join(out)
+    return {"decisions": "\n".join(out)}
 
 
 def glossary_markdown(terms: Sequence[Term]) -> str:

@@ -205,7 +205,6 @@ def build_site(given: SiteInput) -> SiteOutput:
             guides.house_rule_guide_markdown(site, given.example_text, given.example),
         ),
         Page(GLOSSARY, reference.glossary_markdown(glossary.TERMS)),
-        Page(DECISIONS, reference.decisions_markdown(site)),
     ]
     if given.simulate:
         figures = statistics.simulate_rulesets(site.rulesets)
@@ -261,6 +260,7 @@ def build_site(given: SiteInput) -> SiteOutput:
         engineapi.page_parts(given.example.base if given.examples else None),
         reference.cli_parts(given.cli_parser),
         reference.schema_parts(given.schema, site),
+        reference.decisions_parts(site),
         {"provenance-legend": rulepages.legend(SCHEMA_REFERENCE)},
     ]
     return SiteOutput(pages, navigation(site, given, suite), site, suite, merge_parts(parts))
