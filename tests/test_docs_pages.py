@@ -129,3 +129,12 @@ def test_the_engine_api_page_describes_the_real_api() -> None:
         assert kind.value in texts, kind
     for cls in engineapi.event_classes():
         assert cls.__doc__ and not cls.__doc__.startswith(cls.__name__ + "("), cls.__name__
+
+
+def test_the_statistics_page_says_what_every_ending_means() -> None:
+    """Each way a round can end, as the charts label it, is explained on the page."""
+    from schwimmen.docsgen.statistics import REASONS
+
+    text = " ".join((DOCS / "compare" / "statistics.md").read_text(encoding="utf-8").split())
+    for reason, label in REASONS.items():
+        assert f"*{label}*: " in text, reason

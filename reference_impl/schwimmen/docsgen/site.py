@@ -206,9 +206,6 @@ def build_site(given: SiteInput) -> SiteOutput:
         ),
         Page(GLOSSARY, reference.glossary_markdown(glossary.TERMS)),
     ]
-    if given.simulate:
-        figures = statistics.simulate_rulesets(site.rulesets)
-        pages.append(Page(STATISTICS, statistics.statistics_markdown(site, figures)))
     pages += [
         Page(
             ruleset_page(rid),
@@ -261,6 +258,9 @@ def build_site(given: SiteInput) -> SiteOutput:
         reference.cli_parts(given.cli_parser),
         reference.schema_parts(given.schema, site),
         reference.decisions_parts(site),
+        statistics.statistics_parts(statistics.simulate_rulesets(site.rulesets))
+        if given.simulate
+        else {},
         {"provenance-legend": rulepages.legend(SCHEMA_REFERENCE)},
     ]
     return SiteOutput(pages, navigation(site, given, suite), site, suite, merge_parts(parts))
