@@ -240,7 +240,6 @@ def build_site(given: SiteInput) -> SiteOutput:
         for a, b in compare.pair_ids(site)
     ]
     if suite is not None:
-        pages.append(Page(FIXTURES_INDEX, fixturepages.fixtures_index_markdown(site, suite)))
         pages += [
             Page(fixture_page(f.id), fixturepages.fixture_markdown(site, suite, f), in_nav=False)
             for f in suite.fixtures
@@ -252,6 +251,7 @@ def build_site(given: SiteInput) -> SiteOutput:
     pages += [Page(path, text, in_nav=False) for path, text in given.static_files.items()]
     parts = [
         suite_counts(suite),
+        fixturepages.index_parts(site, suite) if suite is not None else {},
         _testing_guide_parts(site, suite, given),
         _play_guide_parts(site, given),
         engineapi.page_parts(given.example.base if given.examples else None),
