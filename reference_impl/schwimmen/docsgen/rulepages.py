@@ -33,7 +33,6 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
     source_link,
     table,
-    wide_page,
 )
 from schwimmen.docsgen.values import explanation, short_md
 from schwimmen.spec.loader import SpecFile
@@ -296,18 +295,10 @@ def house_rule_markdown(
     return "\n".join(out)
 
 
-def rulesets_index_markdown(site: Site) -> str:
-    """The overview of all rulesets: where each comes from and how much is cited."""
+def rulesets_table(site: Site) -> str:
+    """The table of ``docs/rulesets/index.md``: where each ruleset comes from and how much
+    of it is cited."""
     here = RULESETS_INDEX
-    out = [
-        *wide_page("The rulesets"),
-        "Ten published descriptions of Schwimmen and its relatives, each turned into an exact "
-        "ruleset. Every rule of every ruleset carries its provenance; the counts show how much "
-        "of each ruleset its source actually says.",
-        "",
-        legend(here),
-        "",
-    ]
     rows = []
     for rid, ruleset in site.rulesets.items():
         sf = site.catalog.rulesets[rid]
@@ -322,12 +313,7 @@ def rulesets_index_markdown(site: Site) -> str:
                 _bar(counts),
             ]
         )
-    out += [table(["id", "ruleset", "source", "extends", "provenance"], rows), ""]
-    out += [
-        f"Put a house rule on top of any of them: {link(here, HOUSE_RULES_INDEX, 'house rules')}.",
-        "",
-    ]
-    return "\n".join(out)
+    return table(["id", "ruleset", "source", "extends", "provenance"], rows)
 
 
 def _bar(counts: dict[ProvenanceKind, int]) -> str:
@@ -344,16 +330,10 @@ def _bar(counts: dict[ProvenanceKind, int]) -> str:
     return f'<span class="prov-bar">{"".join(parts)}</span><small>{text}</small>'
 
 
-def house_rules_index_markdown(site: Site) -> str:
+def house_rules_table(site: Site) -> str:
+    """The table of ``docs/house-rules/index.md``: each house rule, its origin, what it
+    changes there and on how many rulesets it fits."""
     here = HOUSE_RULES_INDEX
-    out = [
-        *wide_page("House rules"),
-        "A house rule is a small file that changes a few rules of a ruleset. Each one names "
-        "its **origin**, the ruleset whose source describes it, and may **require** something "
-        "of the ruleset underneath (a Feuer rule needs a ruleset with Feuer). The loader "
-        "rejects a combination that does not fit, with the reason.",
-        "",
-    ]
     rows = []
     for hid, sf in site.house_rules.items():
         origin = str(sf.data["origin"])
@@ -369,13 +349,4 @@ def house_rules_index_markdown(site: Site) -> str:
                 f"{fits} of {len(site.rulesets)}",
             ]
         )
-    out += [table(["id", "house rule", "origin", "changes", "fits"], rows), ""]
-    out += [
-        f"Write your own: {link(here, GUIDE_HOUSE_RULE, 'Add a house rule')}.",
-        "",
-        "Several house rules can be stacked: "
-        + code("schwimmen show pagat+knocker-loses-two+pass-once-per-round")
-        + ". Two house rules that set one rule differently are an error naming both files.",
-        "",
-    ]
-    return "\n".join(out)
+    return table(["id", "house rule", "origin", "changes", "fits"], rows)

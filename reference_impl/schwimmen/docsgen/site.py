@@ -192,8 +192,6 @@ def build_site(given: SiteInput) -> SiteOutput:
 
     pages = [
         Page(HOME, home.home_markdown(site)),
-        Page(RULESETS_INDEX, rulepages.rulesets_index_markdown(site)),
-        Page(HOUSE_RULES_INDEX, rulepages.house_rules_index_markdown(site)),
         Page(COMPARISON, compare.comparison_markdown(site)),
         Page(PAIRS_INDEX, compare.pairs_index_markdown(site)),
         Page(
@@ -261,7 +259,11 @@ def build_site(given: SiteInput) -> SiteOutput:
         statistics.statistics_parts(statistics.simulate_rulesets(site.rulesets))
         if given.simulate
         else {},
-        {"provenance-legend": rulepages.legend(SCHEMA_REFERENCE)},
+        {
+            "provenance-legend": rulepages.legend(RULESETS_INDEX),
+            "rulesets-table": rulepages.rulesets_table(site),
+            "house-rules-table": rulepages.house_rules_table(site),
+        },
     ]
     return SiteOutput(pages, navigation(site, given, suite), site, suite, merge_parts(parts))
 
