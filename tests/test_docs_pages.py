@@ -138,3 +138,13 @@ def test_the_statistics_page_says_what_every_ending_means() -> None:
     text = " ".join((DOCS / "compare" / "statistics.md").read_text(encoding="utf-8").split())
     for reason, label in REASONS.items():
         assert f"*{label}*: " in text, reason
+
+
+def test_generated_parts_are_merged_by_name_and_never_twice() -> None:
+    from schwimmen.docsgen.site import DocsBuildError, merge_parts
+
+    merged = merge_parts([{"count": "270"}, {"words": lambda language: f"in {language}"}])
+    assert merged["count"]("de") == "270"
+    assert merged["words"]("de") == "in de"
+    with pytest.raises(DocsBuildError, match="'count'"):
+        merge_parts([{"count": "270"}, {"count": "271"}])

@@ -1,9 +1,10 @@
-"""Assemble the whole site: every generated page and the navigation.
+"""Assemble the whole site: every generated page, the generated parts of the pages
+written by hand in ``docs/`` (see :mod:`schwimmen.docsgen.inserts`), and the navigation.
 
 :func:`build_site` takes everything it needs as arguments (the catalog, the example's
 text and resolved ruleset, the rules matrix text if found, the CLI parser, the schema),
 so it does no I/O and can be tested without MkDocs; ``docs/hooks.py`` gathers the
-inputs and hands the pages to MkDocs.
+inputs and hands the pages and parts to MkDocs.
 """
 
 from __future__ import annotations
@@ -158,7 +159,8 @@ def check_citations(bib: Bibliography, citations: Iterable[Citation]) -> list[st
 
 
 def build_site(given: SiteInput) -> SiteOutput:
-    """Generate every page. Raises :class:`DocsBuildError` if the spec does not resolve."""
+    """Generate every page not written by hand, and the parts the hand-written pages
+    insert. Raises :class:`DocsBuildError` if the spec does not resolve."""
     catalog = given.catalog
     errors = catalog.check_all()
     if errors:
@@ -247,7 +249,7 @@ def build_site(given: SiteInput) -> SiteOutput:
         for name, text in given.conformance_docs.items()
     ]
     pages += [Page(path, text, in_nav=False) for path, text in given.static_files.items()]
-    parts = [
+    parts: list[Mapping[str, str | Insert]] = [
         suite_counts(suite),
         fixturepages.index_parts(site, suite) if suite is not None else {},
         _testing_guide_parts(site, suite, given),
@@ -275,15 +277,16 @@ def suite_counts(suite: Suite | None) -> dict[str, str]:
     return {"fixture-count": str(len(suite.fixtures)), "case-count": str(suite.cases)}
 
 
-def merge_parts(parts: Iterable[Mapping[str, str]]) -> dict[str, Insert]:
-    """The generated parts of every page by name, each the same in every language (the
-    pages they fill are English only); a name two modules both produce is a bug."""
+def merge_parts(parts: Iterable[Mapping[str, str | Insert]]) -> dict[str, Insert]:
+    """The generated parts of every page by name. A part given as text reads the same in
+    every language (the reference pages are English only); a part given as a function
+    makes its markdown for the page's language. A name two modules both produce is a bug."""
     merged: dict[str, Insert] = {}
     for group in parts:
-        for name, text in group.items():
+        for name, part in group.items():
             if name in merged:
                 raise DocsBuildError(f"two generated parts are named {name!r}")
-            merged[name] = _same_in_every_language(text)
+            merged[name] = _same_in_every_language(part) if isinstance(part, str) else part
     return merged
 
 
