@@ -38,6 +38,9 @@ PAGES = {
     "statistics": "compare/statistics/",
     "guide-test": "guides/test-your-implementation/",
     "engine-api": "reference/engine/",
+    "guide-play": "guides/play-and-simulate/",
+    "file-format": "reference/schema/",
+    "rulesets-index": "rulesets/",
     # the German pages a player reads
     "home-de": "de/",
     "ruleset-pagat-de": "de/rulesets/pagat/",

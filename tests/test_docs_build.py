@@ -436,41 +436,6 @@ def test_the_engine_api_page_shows_the_example_run(site: Path) -> None:
         assert event in page
 
 
-def test_the_engine_api_page_describes_the_real_api() -> None:
-    """The page's hand-written descriptions name exactly what the engine has."""
-    import inspect
-    import random
-
-    from schwimmen.docsgen import engineapi
-    from schwimmen.engine.bots import RandomBot
-    from schwimmen.engine.match import Match
-    from schwimmen.protocol.actions import ActionKind
-
-    params = [p for p in inspect.signature(Match.__init__).parameters if p != "self"]
-    assert list(engineapi.CONSTRUCTOR) == params
-    for name in engineapi.METHODS:
-        assert inspect.getdoc(getattr(Match, name)), f"Match.{name} has no docstring"
-    catalog = Catalog.load()
-    keys: set[str] = set()
-    for name in ("pagat", "scat", "beginner-guide", "dutch"):
-        match = Match(catalog.resolve(name), 4, seed=2)
-        for attribute in engineapi.ATTRIBUTES:
-            assert hasattr(match, attribute), attribute
-        bot = RandomBot(random.Random(3))
-        for _ in range(300):
-            if match.over:
-                break
-            for seat in range(4):
-                keys |= set(match.observation(seat))
-            match.apply(bot.choose(match))
-    assert keys == set(engineapi.OBSERVATION)
-    texts = " ".join(form for form, _ in engineapi.action_rows())
-    for kind in ActionKind:
-        assert kind.value in texts, kind
-    for cls in engineapi.event_classes():
-        assert cls.__doc__ and not cls.__doc__.startswith(cls.__name__ + "("), cls.__name__
-
-
 def test_the_engine_api_page_says_seats_count_from_0_where_texts_say_p1() -> None:
     """Match.winners and to_move() are indices from 0 while every text says P1..Pn: the
     page (built from the docstrings) says which is which."""

@@ -25,3 +25,10 @@ def test_a_marker_inside_a_sentence_is_text() -> None:
     page = "See <!-- insert: table --> here.\n"
     assert markers(page) == []
     assert fill(page, {}, "x.md")[0] == page
+
+
+def test_an_indented_marker_indents_its_part() -> None:
+    page = "!!! info\n\n    <!-- insert: table -->\n"
+    filled, problems = fill(page, {"table": lambda lang: "| a |\n\n| b |\n"}, "x.md")
+    assert problems == []
+    assert filled == "!!! info\n\n    | a |\n\n    | b |\n"

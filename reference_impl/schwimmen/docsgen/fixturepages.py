@@ -19,9 +19,6 @@ from typing import Any
 from schwimmen.conformance.fixtures import Case, Fixture
 from schwimmen.docsgen.context import Site
 from schwimmen.docsgen.markup import (
-    CLI_REFERENCE,
-    CONFORMANCE_DOCS,
-    DECISIONS,
     DISAGREEMENTS,
     FIXTURES_INDEX,
     GUIDE_TEST,
@@ -42,7 +39,6 @@ from schwimmen.docsgen.markup import (
     rel,
     ruleset_page,
     table,
-    wide_page,
 )
 from schwimmen.docsgen.suite import (
     KINDS,
@@ -669,37 +665,22 @@ def _not_run(runs: FixtureRuns, here: str) -> str:
 # ----------------------------------------------------------------------------- the index
 
 
-def fixtures_index_markdown(site: Site, suite: Suite) -> str:
+def index_parts(site: Site, suite: Suite) -> dict[str, str]:
+    """The generated parts of ``docs/fixtures/index.md``: the fixtures by kind, and every
+    fixture listed by area."""
     here = FIXTURES_INDEX
     kinds = Counter(f.kind for f in suite.fixtures)
     areas = suite.areas()
-    rulesets = [n for n in suite.names if house_rule_of(n) is None]
-    out = [
-        *wide_page("Conformance fixtures"),
-        f"The conformance suite: **{len(suite.fixtures)} fixtures**, each a position, the moves "
-        "played from it and the expected outcome under every ruleset it applies to. "
-        f"Run by default against the {len(rulesets)} rulesets and the "
-        f"{len(suite.names) - len(rulesets)} house rules (each on its own ruleset), they make "
-        f"**{suite.cases} cases**. Each case quotes the sources that decide it or names the "
-        "stated default it rests on.",
-        "",
-        f"Run them against your engine: {link(here, GUIDE_TEST, 'Test your implementation')}. "
-        "The format: "
-        + ", ".join(link(here, conformance_doc(n), esc(t)) for n, t in CONFORMANCE_DOCS.items())
-        + ".",
-        "",
-    ]
     rows = [[kind_badge(k), esc(KINDS[k]), str(kinds.get(k, 0))] for k in KINDS if kinds.get(k)]
-    out += [table(["kind", "what it pins", "fixtures"], rows), ""]
     jump = " · ".join(f"[{esc(a)}](#{a}) ({len(fs)})" for a, fs in areas.items())
-    out += [f"**Areas:** {jump}", "{: .fx-jump }", ""]
+    out = [f"**Areas:** {jump}", "{: .fx-jump }", ""]
     for area, fixtures in areas.items():
         out += [f"## {esc(area)} {{#{area}}}", ""]
-        rows = []
+        area_rows = []
         for fixture in fixtures:
             runs = suite.runs[fixture.id]
             dis = scenario_link(here, fixture.disagreement, site) if fixture.disagreement else ""
-            rows.append(
+            area_rows.append(
                 [
                     f"{link(here, fixture_page(fixture.id), esc(fixture.title))}<br>"
                     f"<small>{code(name_of(fixture.id))}</small>",
@@ -709,17 +690,15 @@ def fixtures_index_markdown(site: Site, suite: Suite) -> str:
                 ]
             )
         out += ['<div class="fx-index" markdown>', ""]
-        out += [table(["fixture", "kind", "F", "cases"], rows), ""]
+        out += [table(["fixture", "kind", "F", "cases"], area_rows), ""]
         out += ["</div>", ""]
-    out += [
-        f"<small>F numbers are the scenarios of {link(here, DISAGREEMENTS, 'the disagreements')};"
-        f" U numbers (on the fixture pages) are the {link(here, DECISIONS, 'decisions')}. "
-        f"{code('schwimmen conformance coverage')} (see the "
-        f"{link(here, CLI_REFERENCE + '#conformance', 'command line')}) lists what the "
-        "fixtures pin.</small>",
-        "",
-    ]
-    return "\n".join(out)
+    rulesets = [n for n in suite.names if house_rule_of(n) is None]
+    return {
+        "run-ruleset-count": str(len(rulesets)),
+        "run-house-rule-count": str(len(suite.names) - len(rulesets)),
+        "fixtures-kinds": table(["kind", "what it pins", "fixtures"], rows),
+        "fixtures-areas": "\n".join(out),
+    }
 
 
 # ----------------------------------------------------------------------------- rule pages

@@ -3,9 +3,10 @@
 A page under ``docs/`` is Markdown a writer or translator edits without Python; where it
 needs something only the spec can say (a table, a list of rulesets, an example run), it
 holds a line of its own reading ``<!-- insert: NAME -->``. At build time the hook replaces
-that line with the markdown generated under NAME. An unknown NAME, or a generated part no
-page asks for, stops the build with the file and the line, so a typo never leaves a page
-silently without its table.
+that line with the markdown generated under NAME, indented as the marker is (so a marker
+may stand inside a list item, a definition or an admonition). An unknown NAME, or a
+generated part no page asks for, stops the build with the file and the line, so a typo
+never leaves a page silently without its table.
 """
 
 from __future__ import annotations
@@ -63,5 +64,11 @@ def fill(
             )
             out.append(line)
             continue
-        out.append(make(language).rstrip("\n") + "\n")
+        pad = line[: len(line) - len(line.lstrip(" \t"))]
+        out.append(_indented(make(language).rstrip("\n"), pad) + "\n")
     return "".join(out), problems
+
+
+def _indented(part: str, pad: str) -> str:
+    """``part`` with ``pad`` (the marker's indentation) before every line that has text."""
+    return "\n".join(pad + line if line.strip() else "" for line in part.split("\n"))

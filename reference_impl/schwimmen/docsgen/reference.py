@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from schwimmen.docsgen.context import Site
 from schwimmen.docsgen.fixturepages import decision_fixtures
 from schwimmen.docsgen.markup import (
-    CLI_REFERENCE,
     DECISIONS,
-    GLOSSARY,
     SCHEMA_REFERENCE,
     badge,
     code,
@@ -31,7 +29,7 @@ from schwimmen.docsgen.markup import (
     table,
 )
 from schwimmen.docsgen.values import short_md, value_key
-from schwimmen.spec.model import ProvenanceKind, Ruleset
+from schwimmen.spec.model import Ruleset
 from schwimmen.spec.parameters import GROUPS, PARAMETERS, Parameter
 
 # ----------------------------------------------------------------------------- CLI
@@ -129,48 +127,36 @@ def subcommand_names(parser: argparse.ArgumentParser) -> list[str]:
     return [name for name, _, _ in _subcommands(parser)]
 
 
-def cli_markdown(parser: argparse.ArgumentParser) -> str:
-    """The CLI reference: every subcommand with usage, arguments and the exact help."""
+def cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """The generated parts of ``docs/reference/cli.md``: every subcommand with usage,
+    arguments and the exact help, as the parser has them."""
     with _terminal_width():
-        return _cli_markdown(parser)
+        return _cli_parts(parser)
 
 
-def _cli_markdown(parser: argparse.ArgumentParser) -> str:
-    here = CLI_REFERENCE
-    out = [
-        "# Command line",
-        "",
-        esc(parser.description or ""),
-        "",
-        "Generated from the program's own argument parser, so it lists exactly what "
-        f"{code(parser.prog)} accepts.",
-        "",
-        "```text",
-        parser.format_usage().strip(),
-        "```",
-        "",
-    ]
+def _cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
+    overview = ["```text", parser.format_usage().strip(), "```", ""]
     rows = _argument_rows(parser)
     if rows:
-        out += [table(["argument", "meaning", "values"], rows), ""]
+        overview += [table(["argument", "meaning", "values"], rows), ""]
     commands = _subcommands(parser)
-    out += [
+    overview.append(
         table(
             ["command", "what it does"],
             [[f"[{code(n)}](#{n})", esc(h)] for n, h, _ in commands],
-        ),
-        "",
-    ]
+        )
+    )
+    sections: list[str] = []
     for name, help_text, sub in commands:
         sentence = help_text[:1].upper() + help_text[1:]
-        out += [f"## {parser.prog} {name} {{#{name}}}", "", esc(sentence) + ".", ""]
+        sections += [f"## {parser.prog} {name} {{#{name}}}", "", esc(sentence) + ".", ""]
         if sub.description:
-            out += [esc(sub.description), ""]
-        out += ["```text", sub.format_usage().strip(), "```", ""]
+            sections += [esc(sub.description), ""]
+        sections += ["```text", sub.format_usage().strip(), "```", ""]
         sub_rows = _argument_rows(sub)
         if sub_rows:
-            out += [table(["argument", "meaning", "values"], sub_rows), ""]
-        out += [
+            sections += [table(["argument", "meaning", "values"], sub_rows), ""]
+        sections += [
             f'??? example "Full help: {parser.prog} {name} --help"',
             "",
             "    ```text",
@@ -178,33 +164,14 @@ def _cli_markdown(parser: argparse.ArgumentParser) -> str:
             "    ```",
             "",
         ]
-    out += [
-        "Every value a command prints is explained in the "
-        f"{link(here, SCHEMA_REFERENCE, 'file format')} reference; German words are in the "
-        f"{link(here, GLOSSARY, 'glossary')}.",
-        "",
-    ]
-    return "\n".join(out)
+    return {
+        "cli-description": esc(parser.description or ""),
+        "cli-overview": "\n".join(overview),
+        "cli-commands": "\n".join(sections),
+    }
 
 
 # ----------------------------------------------------------------------------- schema
-
-_FILE_KEYS: Mapping[str, str] = {
-    "id": "The file's name without .yaml; lower case words joined by hyphens.",
-    "kind": "ruleset or house-rule.",
-    "title": "A short English title.",
-    "summary": "A paragraph on what the ruleset or house rule is and where it comes from.",
-    "sources": "The bibliography ids (spec/sources.yaml) the file quotes.",
-    "attribution": "The primary source a secondary article reports for this file (pagat, "
-    "altenburg).",
-    "extends": "Rulesets only: a ruleset whose rules this one inherits where it sets nothing "
-    "itself.",
-    "origin": "House rules only: the ruleset whose source describes the house rule.",
-    "requires": "House rules only: conditions on the ruleset underneath; a combination that "
-    "fails one is rejected with its 'why'.",
-    "unresolved": "Rules the source mentions too vaguely to specify.",
-    "rules": "The parameters, group by group: each with 'value' and exactly one provenance.",
-}
 
 
 def schema_type(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
@@ -344,24 +311,10 @@ def _def_section(name: str, schema: Mapping[str, Any], defs: Mapping[str, Any]) 
     return "\n".join(out)
 
 
-def schema_markdown(schema: Mapping[str, Any], site: Site) -> str:
-    """The file-format reference: the top-level keys, provenance, shared types, then
-    every parameter with its meaning, values, applicability and users."""
+def schema_parts(schema: Mapping[str, Any], site: Site) -> dict[str, str]:
+    """The generated parts of ``docs/reference/schema.md``: the top-level keys, the shared
+    types, then every parameter with its meaning, values, applicability and users."""
     defs: Mapping[str, Any] = schema.get("$defs", {})
-    here = SCHEMA_REFERENCE
-    out = [
-        "# File format",
-        "",
-        "Ruleset and house-rule files are YAML checked against "
-        f"{code('schemas/ruleset.schema.json')} ({esc(str(schema.get('title', '')))}). "
-        f"{esc(str(schema.get('description', '')))}",
-        "",
-        "This page is generated from that schema and from the parameter registry it is "
-        "itself generated from, so it always matches what the loader accepts.",
-        "",
-        "## The file {#file}",
-        "",
-    ]
     props: Mapping[str, Any] = schema.get("properties", {})
     required = set(schema.get("required", ()))
     rows = [
@@ -369,60 +322,29 @@ def schema_markdown(schema: Mapping[str, Any], site: Site) -> str:
             code(k),
             "yes" if k in required else "",
             schema_type(v, defs) if k != "rules" else "groups of parameters, below",
-            esc(str(v.get("description") or _FILE_KEYS.get(k, ""))),
+            esc(str(v.get("description", ""))),
         ]
         for k, v in props.items()
     ]
-    out += [table(["key", "required", "type", "meaning"], rows), ""]
-    out += [
-        "## Provenance {#provenance}",
-        "",
-        "Every parameter is a mapping with its `value` and exactly one of:",
-        "",
-        f"- {badge_for('cited')} `cited`: a list of citations: the source says so.",
-        f"- {badge_for('interpreted')} `interpreted`: the quotes, the `reading` chosen and "
-        "`why` (and the `decision` number where there is one).",
-        f"- {badge_for('default')} `default`: the source is silent; `why` the value was "
-        "chosen, the `decision` number, optionally related `quotes`.",
-        "",
-        "An optional `note` adds anything a reader should know.",
-        "",
-        "```yaml",
-        "rules:",
-        "  penalties:",
-        "    knocker_lowest:",
-        "      value: 2",
-        "      cited:",
-        '        - {source: s001, section: "Leben, Schwimmen und Spielende", line: 23,',
-        '           quote: "Wer klopft und dann selbst die wenigsten Punkte hat, ..."}',
-        "```",
-        "",
-    ]
-    for name in ("citation", "cited", "interpreted", "default", "condition"):
-        if name in defs:
-            out.append(_def_section(name, defs[name], defs))
-    out += ["## Shared value types {#types}", ""]
-    for name in ("rank", "suit", "points", "penalty"):
-        if name in defs:
-            out.append(_def_section(name, defs[name], defs))
-    out += ["## Parameters {#parameters}", ""]
-    out += [
-        f"The {len(PARAMETERS)} parameters, grouped as on the ruleset pages. A parameter that "
-        "does not apply to a ruleset (a middle-card rule in a draw-and-discard game) must not "
-        "be set there.",
-        "",
-    ]
+    parameters: list[str] = []
     for group, title in GROUPS.items():
-        out += [f"## {esc(title)} {{#group-{group}}}", ""]
-        for param in PARAMETERS:
-            if param.group == group:
-                out.append(parameter_entry(param, site, defs))
-    out += [f"See also the {link(here, CLI_REFERENCE, 'command line')} reference.", ""]
-    return "\n".join(out)
+        parameters += [f"## {esc(title)} {{#group-{group}}}", ""]
+        parameters += [parameter_entry(p, site, defs) for p in PARAMETERS if p.group == group]
+    about = f"**{esc(str(schema.get('title', '')))}.** {esc(str(schema.get('description', '')))}"
+    return {
+        "schema-about": "> " + about,
+        "schema-file-keys": table(["key", "required", "type", "meaning"], rows),
+        "schema-provenance-types": _def_sections(
+            defs, ("citation", "cited", "interpreted", "default", "condition")
+        ),
+        "schema-value-types": _def_sections(defs, ("rank", "suit", "points", "penalty")),
+        "parameter-count": str(len(PARAMETERS)),
+        "schema-parameters": "\n".join(parameters),
+    }
 
 
-def badge_for(kind: str) -> str:
-    return badge(ProvenanceKind(kind))
+def _def_sections(defs: Mapping[str, Any], names: Sequence[str]) -> str:
+    return "\n".join(_def_section(name, defs[name], defs) for name in names if name in defs)
 
 
 # ----------------------------------------------------------------------------- decisions
@@ -462,17 +384,10 @@ def _decision_rows(site: Site, decision: str) -> list[list[str]]:
     return rows
 
 
-def decisions_markdown(site: Site) -> str:
-    """Every rules-matrix decision (U number) the spec relies on, and where."""
-    out = [
-        "# Decisions",
-        "",
-        "Where the sources are silent or ambiguous, the rules matrix records a decision "
-        "(U01, U02, …) and the spec cites it. This index lists every decision the spec or the "
-        "conformance fixtures use, with every rule and fixture that depends on it, so a reader "
-        "who disagrees with one sees at once what would change.",
-        "",
-    ]
+def decisions_parts(site: Site) -> dict[str, str]:
+    """The generated part of ``docs/reference/decisions.md``: every rules-matrix decision
+    (U number) the spec or the fixtures rely on, and where."""
+    out: list[str] = []
     for decision in sorted(site.all_decisions):
         title = site.decision_titles.get(decision, "")
         heading = f"{decision} — {esc(title)}" if title else decision
@@ -494,4 +409,4 @@ def decisions_markdown(site: Site) -> str:
             "when this site was built.",
             "",
         ]
-    return "\n".join(out)
+    return {"decisions": "\n".join(out)}

@@ -32,7 +32,6 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
     source_link,
     table,
-    wide_page,
 )
 from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.values import explanation, short_md
@@ -393,16 +392,10 @@ def _bar(counts: dict[ProvenanceKind, int], language: str = "en") -> str:
     return f'<span class="prov-bar">{"".join(parts)}</span><small>{text}</small>'
 
 
-def house_rules_index_markdown(site: Site) -> str:
+def house_rules_table(site: Site) -> str:
+    """The table of ``docs/house-rules/index.md``: each house rule, its origin, what it
+    changes there and on how many rulesets it fits."""
     here = HOUSE_RULES_INDEX
-    out = [
-        *wide_page("House rules"),
-        "A house rule is a small file that changes a few rules of a ruleset. Each one names "
-        "its **origin**, the ruleset whose source describes it, and may **require** something "
-        "of the ruleset underneath (a Feuer rule needs a ruleset with Feuer). The loader "
-        "rejects a combination that does not fit, with the reason.",
-        "",
-    ]
     rows = []
     for hid, sf in site.house_rules.items():
         origin = str(sf.data["origin"])
@@ -418,13 +411,4 @@ def house_rules_index_markdown(site: Site) -> str:
                 f"{fits} of {len(site.rulesets)}",
             ]
         )
-    out += [table(["id", "house rule", "origin", "changes", "fits"], rows), ""]
-    out += [
-        f"Write your own: {link(here, GUIDE_HOUSE_RULE, 'Add a house rule')}.",
-        "",
-        "Several house rules can be stacked: "
-        + code("schwimmen show pagat+knocker-loses-two+pass-once-per-round")
-        + ". Two house rules that set one rule differently are an error naming both files.",
-        "",
-    ]
-    return "\n".join(out)
+    return table(["id", "house rule", "origin", "changes", "fits"], rows)

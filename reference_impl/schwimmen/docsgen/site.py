@@ -1,9 +1,10 @@
-"""Assemble the whole site: every generated page and the navigation.
+"""Assemble the whole site: every generated page, the generated parts of the pages
+written by hand in ``docs/`` (see :mod:`schwimmen.docsgen.inserts`), and the navigation.
 
 :func:`build_site` takes everything it needs as arguments (the catalog, the example's
 text and resolved ruleset, the rules matrix text if found, the CLI parser, the schema),
 so it does no I/O and can be tested without MkDocs; ``docs/hooks.py`` gathers the
-inputs and hands the pages to MkDocs.
+inputs and hands the pages and parts to MkDocs.
 """
 
 from __future__ import annotations
@@ -159,7 +160,8 @@ def check_citations(bib: Bibliography, citations: Iterable[Citation]) -> list[st
 
 
 def build_site(given: SiteInput) -> SiteOutput:
-    """Generate every page. Raises :class:`DocsBuildError` if the spec does not resolve."""
+    """Generate every page not written by hand, and the parts the hand-written pages
+    insert. Raises :class:`DocsBuildError` if the spec does not resolve."""
     catalog = given.catalog
     errors = catalog.check_all()
     if errors:
@@ -196,26 +198,13 @@ def build_site(given: SiteInput) -> SiteOutput:
         site = dataclasses.replace(site, scenario_titles=scenario_titles)
 
     pages = [
-        Page(HOUSE_RULES_INDEX, rulepages.house_rules_index_markdown(site)),
         Page(COMPARISON, compare.comparison_markdown(site)),
         Page(PAIRS_INDEX, compare.pairs_index_markdown(site)),
         Page(
             DISAGREEMENTS,
             disagreements.disagreements_markdown(site, sections, given.matrix_looked_for, suite),
         ),
-        Page(GUIDE_TEST, _testing_guide(site, suite, given)),
-        Page(GUIDE_PLAY, _play_guide(site, given)),
-        Page(DECISIONS, reference.decisions_markdown(site)),
-        Page(CLI_REFERENCE, reference.cli_markdown(given.cli_parser)),
-        Page(
-            ENGINE_API,
-            engineapi.engine_api_markdown(given.example.base if given.examples else None),
-        ),
-        Page(SCHEMA_REFERENCE, reference.schema_markdown(given.schema, site)),
     ]
-    if given.simulate:
-        figures = statistics.simulate_rulesets(site.rulesets)
-        pages.append(Page(STATISTICS, statistics.statistics_markdown(site, figures)))
     for rid in site.rulesets:
         conformance = (
             fixturepages.conformance_section(site, suite, rid, ruleset_page(rid)) if suite else None
@@ -248,7 +237,6 @@ def build_site(given: SiteInput) -> SiteOutput:
         for a, b in compare.pair_ids(site)
     ]
     if suite is not None:
-        pages.append(Page(FIXTURES_INDEX, fixturepages.fixtures_index_markdown(site, suite)))
         pages += [
             Page(fixture_page(f.id), fixturepages.fixture_markdown(site, suite, f), in_nav=False)
             for f in suite.fixtures
@@ -258,13 +246,28 @@ def build_site(given: SiteInput) -> SiteOutput:
         for name, text in given.conformance_docs.items()
     ]
     pages += [Page(path, text, in_nav=False) for path, text in given.static_files.items()]
-    inserts: dict[str, Insert] = {
-        **home.home_inserts(site),
-        **glossary.glossary_inserts(),
-        "rulesets-table": lambda language: rulepages.rulesets_table(site, language),
-        **guides.guide_inserts(site, given.example_text, given.example),
-    }
-    return SiteOutput(pages, navigation(site, given, suite), site, suite, inserts)
+    parts: list[Mapping[str, str | Insert]] = [
+        suite_counts(suite),
+        fixturepages.index_parts(site, suite) if suite is not None else {},
+        _testing_guide_parts(site, suite, given),
+        _play_guide_parts(site, given),
+        engineapi.page_parts(given.example.base if given.examples else None),
+        reference.cli_parts(given.cli_parser),
+        reference.schema_parts(given.schema, site),
+        reference.decisions_parts(site),
+        statistics.statistics_parts(statistics.simulate_rulesets(site.rulesets))
+        if given.simulate
+        else {},
+        home.home_inserts(site),
+        glossary.glossary_inserts(),
+        guides.guide_inserts(site, given.example_text, given.example),
+        {
+            "provenance-legend": lambda language: rulepages.legend(RULESETS_INDEX, language),
+            "rulesets-table": lambda language: rulepages.rulesets_table(site, language),
+            "house-rules-table": rulepages.house_rules_table(site),
+        },
+    ]
+    return SiteOutput(pages, navigation(site, given, suite), site, suite, merge_parts(parts))
 
 
 def translation(path: str, language: str) -> str:
@@ -275,6 +278,30 @@ def translation(path: str, language: str) -> str:
         return path
     stem, dot, suffix = path.rpartition(".")
     return f"{stem}.{language}.{suffix}" if dot else f"{path}.{language}"
+
+
+def suite_counts(suite: Suite | None) -> dict[str, str]:
+    """The conformance suite's size, for the sentences of hand-written pages that give it."""
+    if suite is None:
+        return {}
+    return {"fixture-count": str(len(suite.fixtures)), "case-count": str(suite.cases)}
+
+
+def merge_parts(parts: Iterable[Mapping[str, str | Insert]]) -> dict[str, Insert]:
+    """The generated parts of every page by name. A part given as text reads the same in
+    every language (the reference pages are English only); a part given as a function
+    makes its markdown for the page's language. A name two modules both produce is a bug."""
+    merged: dict[str, Insert] = {}
+    for group in parts:
+        for name, part in group.items():
+            if name in merged:
+                raise DocsBuildError(f"two generated parts are named {name!r}")
+            merged[name] = _same_in_every_language(part) if isinstance(part, str) else part
+    return merged
+
+
+def _same_in_every_language(text: str) -> Insert:
+    return lambda language: text
 
 
 def plan_suite(catalog: Catalog, fixtures: Sequence[Fixture]) -> Suite:
@@ -289,23 +316,21 @@ def _reference_engine() -> Callable[[Mapping[str, Any]], Mapping[str, Any]]:
     return run_case
 
 
-def _testing_guide(site: Site, suite: Suite | None, given: SiteInput) -> str:
+def _testing_guide_parts(site: Site, suite: Suite | None, given: SiteInput) -> dict[str, str]:
     examples = None
     if suite is not None and given.examples:
         examples = testguide.make_examples(site, suite, _reference_engine(), given.example.base)
-    return testguide.testing_guide_markdown(
-        site, suite, given.cli_parser, given.adapter_example, examples
-    )
+    return testguide.guide_parts(suite, given.adapter_example, examples)
 
 
-def _play_guide(site: Site, given: SiteInput) -> str:
+def _play_guide_parts(site: Site, given: SiteInput) -> dict[str, str]:
     transcript = simulated = None
     game = given.example.base
     ruleset = site.rulesets.get(game)
     if given.examples and ruleset is not None:
         transcript = playguide.play_transcript(ruleset)
         simulated = playguide.simulate_output(ruleset)
-    return playguide.play_guide_markdown(given.cli_parser, transcript, simulated, game)
+    return playguide.guide_parts(transcript, simulated, game)
 
 
 def conformance_doc_markdown(name: str, text: str) -> str:

@@ -1,4 +1,5 @@
-"""Statistics: how the rulesets play, from the simulator, computed while the site builds.
+"""The generated parts of the statistics page (its prose is ``docs/compare/statistics.md``):
+how the rulesets play, from the simulator, computed while the site builds.
 
 Every figure comes from :func:`schwimmen.engine.simulate.simulate` with a fixed seed, on
 one process (``jobs=1``; the figures do not depend on the number of jobs), and the mean
@@ -15,16 +16,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from schwimmen.docsgen.context import Site
 from schwimmen.docsgen.markup import (
-    GUIDE_PLAY,
     STATISTICS,
     code,
     esc,
     link,
     ruleset_page,
     table,
-    wide_page,
 )
 from schwimmen.docsgen.svgchart import Bar, Legend, Segment, column_chart, figure, grid, hbar_chart
 from schwimmen.engine.simulate import showdown_values, simulate
@@ -44,16 +42,6 @@ REASONS: Mapping[str, str] = {
     "stock-exhausted": "stock used up",
     "two-open": "two left open",
     "one-open": "one left open",
-}
-REASON_HELP: Mapping[str, str] = {
-    "knock": "a player knocked and the last cycle was played",
-    "maximum": "a player showed the maximum (31, or 41 in the four-card game)",
-    "feuer": "a player showed Feuer (three aces)",
-    "feuer-light": "a player showed Feuer light (three sevens)",
-    "all-passed": "everybody passed and the middle could not be replaced",
-    "stock-exhausted": "the stock ran out (draw-and-discard games)",
-    "two-open": "closing went round until only two players had not closed (Dutch)",
-    "one-open": "closing went round until only one player had not closed (the last two played on)",
 }
 
 
@@ -337,58 +325,27 @@ def _overview(figures: Sequence[Figures], here: str) -> list[str]:
     ]
 
 
-def statistics_markdown(site: Site, figures: Sequence[Figures]) -> str:
+def statistics_parts(figures: Sequence[Figures]) -> dict[str, str]:
+    """The generated parts of ``docs/compare/statistics.md``: the settings the simulator
+    ran with, the overview of all rulesets and a section of charts per ruleset."""
     here = STATISTICS
-    matches = figures[0].matches if figures else MATCHES
-    seed = figures[0].seed if figures else SEED
-    sample = figures[0].sample if figures else SAMPLE
-    out = [
-        *wide_page("Statistics"),
-        f"How the rulesets play when random bots play them: {matches} matches per ruleset, "
-        f"{PLAYERS} players where the ruleset allows it, seed {seed}. The figures were computed "
-        "by the simulator while this site was built, so they always match the current engine; "
-        "the same command gives the same numbers on your machine.",
-        "",
-        '!!! info "What the bots do"',
-        "",
-        "    Each bot knocks with probability 0.1 whenever it may and otherwise plays a "
-        "uniformly random legal move. Real players swap towards one suit and knock on a good "
-        "hand, so their rounds are shorter and their hands better; the figures compare the "
-        "rulesets' mechanics (how a round can end, how long a match lasts, what a deal "
-        "brings), not good play.",
-        "",
-        "## All rulesets {#overview}",
-        "",
-        *_overview(figures, here),
-        "## What the figures mean {#meaning}",
-        "",
-        "Rounds per match\n:   Rounds played until one player is left (or the last players "
-        "share the win). A round that would put out every player left is replayed where the "
-        "ruleset says so and counts as a round.\n",
-        "How rounds end\n:   The share of rounds ending each way; the lighter part of a bar "
-        "is the share that ended at the deal, before anybody moved. "
-        + " ".join(f"*{esc(REASONS[r])}*: {esc(REASON_HELP[r])}." for r in REASONS)
-        + "\n",
-        "A 31 dealt, Feuer dealt\n:   Hands dealt with the maximum (or three aces where "
-        "they are Feuer), counted over all players, per 100 rounds.\n",
-        "Lives lost and matches won, by seat\n:   All lives lost by each seat over all "
-        "matches, and the matches each seat won; P1 sits left of the first dealer. Equal bars "
-        "mean no seat has an advantage.\n",
-        f"Hands at a showdown\n:   The mean value of all hands at a showdown, and the mean "
-        f"of the lowest hand (the one that loses), from a separate sample of {sample} "
-        "showdowns played with the full engine.\n",
-        "",
-        f"Run the simulator yourself: {link(here, GUIDE_PLAY + '#simulate', 'Play and simulate')}.",
-        "",
-    ]
+    sections: list[str] = []
     for fig in figures:
-        title = esc(fig.ruleset.title)
-        out += [f"## {title} {{#{fig.rid}}}", ""]
-        out += [
+        sections += [
+            f"## {esc(fig.ruleset.title)} {{#{fig.rid}}}",
+            "",
             f"{link(here, ruleset_page(fig.rid), code(fig.rid))}: {fig.seats} players, "
             f"{fig.matches} matches, seed {fig.seed}. Reproduce: {code(fig.command)}",
             "",
             ruleset_charts(fig),
             "",
         ]
-    return "\n".join(out)
+    first = figures[0] if figures else None
+    return {
+        "statistics-matches": str(first.matches if first else MATCHES),
+        "statistics-players": str(PLAYERS),
+        "statistics-seed": str(first.seed if first else SEED),
+        "statistics-sample": str(first.sample if first else SAMPLE),
+        "statistics-overview": "\n".join(_overview(figures, here)),
+        "statistics-rulesets": "\n".join(sections),
+    }

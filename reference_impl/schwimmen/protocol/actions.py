@@ -2,24 +2,24 @@
 
 Text forms (tokens separated by spaces):
 
-========================  ==============================================================
-``swap QC 10H``           give QC from the hand, take 10H from the middle
-``swap QC+KD 10H+9S``     a multi-card exchange (only legal when it is the whole hand)
-``swap-all``              the whole hand for the whole middle
-``pass``                  pass (schieben)
-``knock``                 knock or close; in rulesets that close at the end of a move it is
-                          read as ``pass knock``
-``swap QC 10H knock``     a move followed by a close (rulesets that close after a move)
-``keep`` / ``take-extra`` the dealer keeps his hand or takes the unseen extra hand
-``show`` / ``decline``    show a dealt 31 where showing is optional, or not
-``turn-up``               turn up a hidden middle to swap with it
-``draw-stock``            draw the top card of the stock (draw-and-discard game)
-``draw-discard``          take the top card of the discard pile
-``discard QC``            throw QC onto the discard pile
-========================  ==============================================================
+==========================  ==============================================================
+``swap QC 10H``             give QC from the hand, take 10H from the middle
+``swap QC+KD 10H+9S``       a multi-card exchange (only legal when it is the whole hand)
+``swap-all``                the whole hand for the whole middle
+``pass``                    pass (schieben)
+``knock``                   knock or close; in rulesets that close at the end of a move it is
+                            read as ``pass knock``
+``swap QC 10H knock``       a move followed by a close (rulesets that close after a move)
+``keep`` / ``take-extra``   the dealer keeps his hand or takes the unseen extra hand
+``show`` / ``decline``      show a dealt 31 where showing is optional, or not
+``turn-up``                 turn up a hidden middle to swap with it
+``draw-stock``              draw the top card of the stock (draw-and-discard game)
+``draw-discard``            take the top card of the discard pile
+``discard QC``              throw QC onto the discard pile
+==========================  ==============================================================
 
 JSON: ``{"type": "swap", "give": ["QC"], "take": ["10H"], "knock": false}``,
-``{"type": "discard", "card": "QC"}``, ``{"type": "pass"}`` and so on; ``knock`` may be
+``{"type": "discard", "car  d": "QC"}``, ``{"type": "pass"}`` and so on; ``knock`` may be
 left out when false.
 """
 

@@ -193,10 +193,18 @@ def build_schema() -> dict[str, Any]:
         "Every rule parameter carries its value and its provenance.",
         "type": "object",
         "properties": {
-            "id": {"type": "string", "pattern": ID_PATTERN},
-            "kind": {"enum": ["ruleset", "house-rule"]},
-            "title": {"type": "string", "minLength": 3},
-            "summary": {"type": "string"},
+            "id": {
+                "type": "string",
+                "pattern": ID_PATTERN,
+                "description": "The file's name without .yaml; lower case words joined by hyphens.",
+            },
+            "kind": {"enum": ["ruleset", "house-rule"], "description": "ruleset or house-rule."},
+            "title": {"type": "string", "minLength": 3, "description": "A short English title."},
+            "summary": {
+                "type": "string",
+                "description": "A paragraph on what the ruleset or house rule is and where it "
+                "comes from.",
+            },
             "de": {
                 "type": "object",
                 "description": "The title and summary in German, for the site's German pages.",
@@ -211,15 +219,31 @@ def build_schema() -> dict[str, Any]:
                 "type": "array",
                 "items": {"type": "string", "pattern": SOURCE_PATTERN},
                 "uniqueItems": True,
+                "description": "The bibliography ids (spec/sources.yaml) the file quotes.",
             },
-            "attribution": {"type": "string", "pattern": ID_PATTERN},
-            "extends": {"type": "string", "pattern": ID_PATTERN},
+            "attribution": {
+                "type": "string",
+                "pattern": ID_PATTERN,
+                "description": "The primary source a secondary article reports for this file "
+                "(pagat, altenburg).",
+            },
+            "extends": {
+                "type": "string",
+                "pattern": ID_PATTERN,
+                "description": "Rulesets only: a ruleset whose rules this one inherits where it "
+                "sets nothing itself.",
+            },
             "origin": {
                 "type": "string",
                 "pattern": ID_PATTERN,
                 "description": "The ruleset whose source describes this house rule.",
             },
-            "requires": {"type": "array", "items": {"$ref": "#/$defs/condition"}},
+            "requires": {
+                "type": "array",
+                "items": {"$ref": "#/$defs/condition"},
+                "description": "House rules only: conditions on the ruleset underneath; a "
+                "combination that fails one is rejected with its 'why'.",
+            },
             "unresolved": {
                 "type": "array",
                 "description": "Rules the source mentions too vaguely to specify.",
@@ -237,6 +261,8 @@ def build_schema() -> dict[str, Any]:
             },
             "rules": {
                 "type": "object",
+                "description": "The parameters, group by group: each with 'value' and exactly "
+                "one provenance.",
                 "properties": groups,
                 "additionalProperties": False,
             },
