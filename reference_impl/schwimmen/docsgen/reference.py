@@ -465,7 +465,8 @@ def _decision_rows(site: Site, decision: str) -> list[list[str]]:
 
 
 def decisions_markdown(site: Site) -> str:
-    """Every rules-matrix decision (U number) the spec relies on, and where."""
+    """Every decision (U number) the spec relies on, titled from ``spec/decisions.yaml``,
+    and where."""
     out = [
         "# Decisions",
         "",
@@ -488,14 +489,6 @@ def decisions_markdown(site: Site) -> str:
             used = decision_fixtures(site.suite, decision, DECISIONS)
             if used:
                 out += [used, "{: .fx-decision }", ""]
-    if not site.decision_titles:
-        out += [
-            '!!! info "Decision titles"',
-            "",
-            "    The titles of the decisions live in the rules matrix (§4), which was not found "
-            "when this site was built.",
-            "",
-        ]
     return "\n".join(out)
 
 
