@@ -6,8 +6,9 @@ the fixtures that pin them in agreement."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -143,3 +144,33 @@ def test_the_scenarios_and_their_fixtures_agree(catalog: Catalog) -> None:
         "showdown/three-sevens pins F07, not F01",
     ) in found
     assert all(e.file == "spec/disagreements.yaml" for e in errors)
+
+
+def test_the_page_runs_the_engine_and_refuses_to_contradict_a_fixture(catalog: Catalog) -> None:
+    """Each ruleset's outcome comes from the engine; an engine whose answer differs from a
+    fixture's case (here: the losses moved to another seat) is a problem for the build."""
+    from schwimmen.docsgen.context import build_context
+    from schwimmen.docsgen.outcomes import answers
+    from schwimmen.engine.adapter import run_case
+
+    site = build_context(catalog)
+    rulesets = [*site.rulesets.values(), *site.with_house_rule.values()]
+    fixtures, _ = load_fixtures()
+    fixture = next(f for f in fixtures if f.id == "showdown/three-sevens")
+    found, problems = answers(fixture, rulesets, run_case)
+    assert problems == []
+    assert {a.name for a in found} == {r.id for r in rulesets}
+    for answer in found:
+        case = fixture.applicable_case(catalog.resolve(answer.name))
+        if case is not None and "losses" in case.expect:
+            assert answer.pinned and answer.outcome is not None
+            assert answer.outcome["losses"] == case.expect["losses"], answer.name
+
+    def wrong(request: Mapping[str, Any]) -> Mapping[str, Any]:
+        reply = run_case(request)
+        outcome = dict(reply["outcome"])
+        outcome["losses"] = {"P3": 1}
+        return {**reply, "outcome": outcome}
+
+    _, problems = answers(fixture, rulesets, wrong)
+    assert problems and all("differs from case" in p for p in problems)

@@ -38,6 +38,7 @@ PAGES = {
     "statistics": "compare/statistics/",
     "guide-test": "guides/test-your-implementation/",
     "engine-api": "reference/engine/",
+    "disagreements": "compare/disagreements/",
 }
 CHROMIUM_FLAGS = (
     "--headless",
@@ -233,7 +234,8 @@ def test_search_finds_feuer(driver: Any, base_url: str, screenshots: Path) -> No
 
 
 @pytest.mark.parametrize(
-    "name", ["fixture", "fixture-evaluation", "statistics", "guide-test", "engine-api"]
+    "name",
+    ["fixture", "fixture-evaluation", "statistics", "guide-test", "engine-api", "disagreements"],
 )
 def test_new_pages_fit_a_phone(driver: Any, base_url: str, name: str) -> None:
     """Nothing makes the page itself scroll sideways on a phone (wide tables and code
