@@ -29,6 +29,7 @@ from schwimmen.docsgen import fixturepages, svgchart
 from schwimmen.docsgen.markup import card, card_text, cards_in, esc
 from schwimmen.docsgen.site import check_citations, page_citations, plan_suite
 from schwimmen.docsgen.suite import Suite
+from schwimmen.spec.decisions import load_decisions
 from schwimmen.spec.disagreements import Disagreements, load_disagreements
 from schwimmen.spec.loader import Catalog
 
@@ -290,9 +291,13 @@ def test_rule_pages_have_a_conformance_section(site: Path, catalog: Catalog) -> 
 @needs_mkdocs
 def test_the_decisions_page_lists_the_fixtures_defaults(site: Path, suite: Suite) -> None:
     page = _page(site, "reference/decisions")
+    decisions, _ = load_decisions()
+    assert decisions is not None
     for decision, ids in suite.decisions().items():
         assert f'id="{decision.lower()}"' in page, decision
         assert f"fixtures/{ids[0]}/" in page, decision
+        # titled from spec/decisions.yaml, which a clean checkout has
+        assert htmllib.escape(decisions.title(decision), quote=False) in page, decision
 
 
 @needs_mkdocs

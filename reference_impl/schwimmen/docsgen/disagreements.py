@@ -198,8 +198,8 @@ def _shown_md(item: Shown, index: int | None, words: Mapping[str, str]) -> list[
     out += [_position(fixture, words), ""]
     steps = step_pairs(fixture)
     if steps:
-        moves = " · ".join(
-            f"{i}. **{seat}** {action_md(action)}" for i, (seat, action) in enumerate(steps, 1)
+        moves = " · ".join(  # "1\." so that the line is not read as a numbered list
+            f"{i}\\. **{seat}** {action_md(action)}" for i, (seat, action) in enumerate(steps, 1)
         )
         out += [f'<div class="dis-steps" markdown>{moves}</div>', ""]
     rows = [[_names(group, words), _cell(fixture, group.first, words)] for group in item.groups]
@@ -235,9 +235,11 @@ def _position(fixture: Fixture, words: Mapping[str, str]) -> str:
             notes.append(_fill(words["note_lives"], n=str(lives)))
         if seat == setup.get("knocker"):
             notes.append(esc(words["note_knocked"]))
-        cards = cards_row(hands[seat]) if seat in hands else ""
+        if seat not in hands and not notes:
+            continue  # nothing dealt to show, nothing to say
+        cards = f" {cards_row(hands[seat])}" if seat in hands else ""
         note = f" <small>{', '.join(notes)}</small>" if notes else ""
-        seats.append(f"**{seat}** {cards}{note}".replace("  ", " "))
+        seats.append(f"**{seat}**{cards}{note}")
     piles = [
         f"{esc(words['pile_' + key])} {cards_row(setup[key])}"
         for key in ("middle", "extra", "stock", "discard", "deck")
@@ -296,27 +298,28 @@ def _fill(label: str, **parts: str) -> str:
 
 
 def _facts(site: Site, suite: Suite, scenario: Scenario, words: Mapping[str, str]) -> str:
-    """The fixtures that pin the scenario, the decisions they rest on and the rules they
-    pin, as small print with links."""
+    """The fixtures that pin the scenario, and the decisions and rules the positions shown
+    rest on, as small print with links."""
     pinned = suite.pinned.get(scenario.id, ())
     also = suite.mentioned.get(scenario.id, ())
     by_id = {f.id: f for f in suite.fixtures}
     fixtures = [by_id[i] for i in pinned if i in by_id]
+    shown = [by_id[i] for i in scenario.shows if i in by_id]
     links = [f'[{esc(f.id)}]({rel(HERE, fixture_page(f.id))} "{attr(f.title)}")' for f in fixtures]
     parts = [f"{esc(words['pinned_by'])}: " + ", ".join(links)]
     if also:
         refs = ", ".join(f"[{esc(i)}]({rel(HERE, fixture_page(i))})" for i in also)
         parts.append(f"{esc(words['also'])}: {refs}")
-    decisions = sorted({d for f in fixtures for c in f.cases for d in c.defaults})
+    decisions = sorted({d for f in shown for c in f.cases for d in c.defaults})
     if decisions:
-        shown = ", ".join(_decision(site, d) for d in decisions)
-        parts.append(f"{esc(words['decisions'])}: {shown}")
-    params = _params(fixtures)
+        listed = ", ".join(_decision(site, d) for d in decisions)
+        parts.append(f"{esc(words['decisions'])}: {listed}")
+    params = _params(shown)
     if params:
-        shown = ", ".join(
+        listed = ", ".join(
             link(HERE, f"{SCHEMA_REFERENCE}#{param_anchor(p)}", code(p)) for p in params
         )
-        parts.append(f"{esc(words['rules'])}: {shown}")
+        parts.append(f"{esc(words['rules'])}: {listed}")
     return '<div class="dis-facts" markdown>\n\n' + "  \n".join(parts) + "\n\n</div>"
 
 
