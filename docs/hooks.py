@@ -1,20 +1,20 @@
 """MkDocs hooks: generate the site's pages from the spec loader at build time.
 
 MkDocs loads this file through ``hooks:`` in ``mkdocs.yml``. It gathers the inputs
-(the catalog, the guide's example, the rules matrix if found, the CLI parser, the JSON
-Schemas, the conformance fixtures through their loader, the conformance documents and the
-adapter example) and hands them to :func:`schwimmen.docsgen.site.build_site`, which turns
-them into markdown (and runs the simulator for the statistics). The pages exist only in
-memory: nothing generated is written into ``docs/``. Any problem that would make the site
-wrong (a spec error, a fixture that does not load, an example that does not resolve, a
-wrong quote) stops the build with the loader's messages.
+(the catalog, the guide's example, the disagreements and decisions of ``spec/``, the CLI
+parser, the JSON Schemas, the conformance fixtures through their loader, the conformance
+documents and the adapter example), all from the repository and nothing outside it, and
+hands them to :func:`schwimmen.docsgen.site.build_site`, which turns them into markdown
+(and runs the engine for the disagreements and the simulator for the statistics). The
+pages exist only in memory: nothing generated is written into ``docs/``. Any problem that
+would make the site wrong (a spec error, a fixture that does not load, an example that does
+not resolve, a wrong quote) stops the build with the loader's messages.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import sys
 from pathlib import Path
@@ -45,27 +45,16 @@ from schwimmen.docsgen.site import (  # noqa: E402
     build_site,
     resolve_example,
 )
-from schwimmen.resources import conformance_dir, schema_dir, sources_dir, spec_dir  # noqa: E402
+from schwimmen.resources import conformance_dir, schema_dir, spec_dir  # noqa: E402
+from schwimmen.spec.decisions import load_decisions  # noqa: E402
+from schwimmen.spec.disagreements import load_disagreements  # noqa: E402
 from schwimmen.spec.loader import Catalog  # noqa: E402
 
 EXAMPLE = Path("examples") / "house-rule-example.yaml"
 PUBLISHED_SCHEMAS = ("protocol.schema.json", "fixture.schema.json", "ruleset.schema.json")
-MATRIX_ENV = "SCHWIMMEN_RULES_MATRIX"
 
 log = logging.getLogger("mkdocs.plugins.schwimmen")
 _state: dict[str, Any] = {}
-
-
-def _matrix_path() -> Path:
-    """Where the rules matrix is looked for: ``$SCHWIMMEN_RULES_MATRIX``, else next to the
-    source texts (the workplace's ``shared/`` folder), else ``../shared`` of the checkout."""
-    configured = os.environ.get(MATRIX_ENV)
-    if configured:
-        return Path(configured)
-    texts = sources_dir()
-    if texts is not None:
-        return texts.parent / "rules-matrix.md"
-    return _CHECKOUT.parent / "shared" / "rules-matrix.md"
 
 
 def _gather(config: MkDocsConfig) -> SiteInput:
@@ -78,10 +67,14 @@ def _gather(config: MkDocsConfig) -> SiteInput:
     # Resolving a file path registers the file in the catalog, so the example is resolved
     # on a scratch catalog and never shows up among the spec's house rules.
     example = resolve_example(Catalog.load(), example_path)
-    matrix = _matrix_path()
-    matrix_text = matrix.read_text(encoding="utf-8") if matrix.is_file() else None
-    if matrix_text is None:
-        log.info(f"rules matrix not found at {matrix}: the disagreements page says where it lives")
+    disagreements, data_problems = load_disagreements(bibliography=catalog.bibliography)
+    decisions, more = load_decisions()
+    data_problems += more
+    if data_problems:
+        raise DocsBuildError(
+            "the disagreements or decisions do not load:\n"
+            + "\n".join(str(p) for p in data_problems)
+        )
     house_dir = spec_dir() / "house-rules"
     texts = {
         hid: (house_dir / f"{hid}.yaml").read_text(encoding="utf-8")
@@ -121,8 +114,8 @@ def _gather(config: MkDocsConfig) -> SiteInput:
         cli_parser=build_parser(),
         schema=schema,
         house_rule_texts=texts,
-        matrix_text=matrix_text,
-        matrix_looked_for=str(matrix),
+        disagreements=disagreements,
+        decisions=decisions,
         fixtures=fixtures,
         conformance_docs=docs,
         adapter_example=adapter,

@@ -175,7 +175,7 @@ def test_validate_checks_a_file_under_spec_the_catalog_does_not_load(
     for target in (junk, scratch):
         code, out, _ = _validate_in(scratch, monkeypatch, capsys, target)
         assert code == 1
-        assert f"{junk}:1:1: $: not a ruleset, house rule or bibliography" in out
+        assert f"{junk}:1:1: $: not a ruleset, house rule, bibliography, decisions or" in out
         assert "OK" not in out
 
 

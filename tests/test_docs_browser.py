@@ -47,6 +47,7 @@ PAGES = {
     "house-rule-de": "de/house-rules/knocker-loses-two/",
     "glossary-de": "de/reference/glossary/",
     "guide-house-rule-de": "de/guides/add-a-house-rule/",
+    "disagreements": "compare/disagreements/",
 }
 CHROMIUM_FLAGS = (
     "--headless",
@@ -242,7 +243,8 @@ def test_search_finds_feuer(driver: Any, base_url: str, screenshots: Path) -> No
 
 
 @pytest.mark.parametrize(
-    "name", ["fixture", "fixture-evaluation", "statistics", "guide-test", "engine-api"]
+    "name",
+    ["fixture", "fixture-evaluation", "statistics", "guide-test", "engine-api", "disagreements"],
 )
 def test_new_pages_fit_a_phone(driver: Any, base_url: str, name: str) -> None:
     """Nothing makes the page itself scroll sideways on a phone (wide tables and code

@@ -1,15 +1,18 @@
 """The documentation site builds with ``mkdocs build --strict`` and shows the whole spec,
-every conformance fixture, the guides and the simulator's statistics.
+every conformance fixture, the disagreements, the guides and the simulator's statistics.
 
-The build runs once per module into a temporary directory (under half a minute) and is
-skipped when mkdocs or its Material theme is not installed (``pip install -e '.[docs]'``).
-The generator's pure functions are tested without MkDocs.
+The build runs once per module (under a minute), from a clean copy of the checkout in a
+temporary directory with no ``../shared`` beside it and no ``SCHWIMMEN_SOURCES``: what a
+fresh clone builds is what is tested, and nothing outside the repository can fill a page.
+It is skipped when mkdocs or its Material theme is not installed (``pip install -e
+'.[docs]'``). The generator's pure functions are tested without MkDocs.
 """
 
 from __future__ import annotations
 
 import html as htmllib
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -20,12 +23,14 @@ from xml.etree import ElementTree
 
 import pytest
 
+from schwimmen.cli.main import main
 from schwimmen.conformance.fixtures import Fixture, load_fixtures
-from schwimmen.docsgen import disagreements, fixturepages, svgchart
-from schwimmen.docsgen.context import build_context
+from schwimmen.docsgen import fixturepages, svgchart
 from schwimmen.docsgen.markup import card, card_text, cards_in, esc
 from schwimmen.docsgen.site import check_citations, page_citations, plan_suite
 from schwimmen.docsgen.suite import Suite
+from schwimmen.spec.decisions import load_decisions
+from schwimmen.spec.disagreements import Disagreements, load_disagreements
 from schwimmen.spec.loader import Catalog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,8 +40,10 @@ needs_mkdocs = pytest.mark.skipif(
 )
 
 
-def _build(config_dir: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+def _build(
+    config_dir: Path, out: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**(os.environ if env is None else env), "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
         cwd=config_dir,
@@ -47,12 +54,49 @@ def _build(config_dir: Path, out: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _checkout_files() -> list[str]:
+    """The repository's files as a clone has them (tracked, or new and not ignored)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+    )
+    if listed.returncode != 0:  # not a git checkout (an unpacked sdist): take the folders
+        folders = ("docs", "spec", "schemas", "conformance", "reference_impl")
+        found = [p for f in folders for p in (ROOT / f).rglob("*") if p.is_file()]
+        names = [str(p.relative_to(ROOT)) for p in found] + ["mkdocs.yml", "pyproject.toml"]
+    else:
+        names = [n for n in listed.stdout.decode("utf-8").split("\0") if n]
+    return [n for n in names if (ROOT / n).is_file() and "__pycache__" not in n]
+
+
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def clean_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the checkout with nothing next to it: no ``shared/`` folder, no matrix."""
+    root = tmp_path_factory.mktemp("clone") / "schwimmen"
+    for name in _checkout_files():
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, target)
+    assert not (root.parent / "shared").exists()
+    return root
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory, clean_checkout: Path) -> Path:
     out = tmp_path_factory.mktemp("site")
-    result = _build(ROOT, out)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCHWIMMEN_")}
+    result = _build(clean_checkout, out, env)
     assert result.returncode == 0, result.stdout + result.stderr
     return out
+
+
+@pytest.fixture(scope="module")
+def disagreements() -> Disagreements:
+    found, errors = load_disagreements()
+    assert found is not None and not errors, errors
+    return found
 
 
 def _page(site: Path, path: str) -> str:
@@ -182,12 +226,55 @@ def test_the_fixtures_index_groups_them_by_area(site: Path, fixtures: list[Fixtu
 @needs_mkdocs
 def test_the_disagreements_page_links_the_fixtures(site: Path, suite: Suite) -> None:
     page = _page(site, "compare/disagreements")
-    assert "will be listed here" not in page
     assert suite.pinned
     for number, ids in suite.pinned.items():
         assert f'id="{number.lower()}"' in page, number
         for fid in ids:
             assert f'href="../../fixtures/{fid}/"' in page, (number, fid)
+
+
+def _scenario_parts(page: str, disagreements: Disagreements) -> dict[str, str]:
+    """Each scenario's part of the disagreements page, from its heading to the next."""
+    starts = {s.id: page.find(f'<h3 id="{s.anchor}"') for s in disagreements.scenarios}
+    assert all(at > 0 for at in starts.values()), [n for n, at in starts.items() if at < 0]
+    order = sorted(starts.items(), key=lambda item: item[1])
+    ends = [at for _, at in order[1:]] + [page.find("</article>")]
+    return {number: page[at:end] for (number, at), end in zip(order, ends, strict=True)}
+
+
+@needs_mkdocs
+def test_every_scenario_shows_its_cards_and_every_rulesets_outcome(
+    site: Path, catalog: Catalog, disagreements: Disagreements
+) -> None:
+    """Built from a clean checkout, the page has every scenario with its question, its
+    cards, the sources' words and, in its outcome tables, each of the ten rulesets."""
+    page = _page(site, "compare/disagreements")
+    parts = _scenario_parts(page, disagreements)
+    assert len(parts) == len(disagreements.scenarios) == 62
+    for scenario in disagreements.scenarios:
+        part = parts[scenario.id]
+        assert htmllib.escape(scenario.asks, quote=False) in part, scenario.id
+        assert 'class="card ' in part or "setup" in scenario.shows[0], scenario.id
+        assert part.count('class="dis-outcomes"') == len(scenario.shows), scenario.id
+        assert "admonition cited" in part and 'class="de-quote"' in part, scenario.id
+        tables = "".join(re.findall(r'class="dis-outcomes".*?</table>', part, flags=re.DOTALL))
+        named = set(re.findall(r'href="../../rulesets/([a-z0-9-]+)/"', tables))
+        assert named == set(catalog.rulesets), (scenario.id, set(catalog.rulesets) - named)
+    assert "rules matrix not found" not in page and "shared/" not in page
+
+
+@needs_mkdocs
+def test_the_page_counts_the_disagreements_as_conformance_coverage_does(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["conformance", "coverage", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    pinned = sum(1 for ids in report["disagreements"].values() if ids)
+    total = len(report["disagreements"])
+    summary = _page(site, "compare/disagreements").split('class="dis-summary"', 1)[1]
+    summary = summary.split("</table>", 1)[0]
+    assert f"<td>{pinned} of {total}</td>" in summary, summary
+    assert (pinned, total) == (62, 62)
 
 
 @needs_mkdocs
@@ -204,9 +291,13 @@ def test_rule_pages_have_a_conformance_section(site: Path, catalog: Catalog) -> 
 @needs_mkdocs
 def test_the_decisions_page_lists_the_fixtures_defaults(site: Path, suite: Suite) -> None:
     page = _page(site, "reference/decisions")
+    decisions, _ = load_decisions()
+    assert decisions is not None
     for decision, ids in suite.decisions().items():
         assert f'id="{decision.lower()}"' in page, decision
         assert f"fixtures/{ids[0]}/" in page, decision
+        # titled from spec/decisions.yaml, which a clean checkout has
+        assert htmllib.escape(decisions.title(decision), quote=False) in page, decision
 
 
 @needs_mkdocs
@@ -316,73 +407,14 @@ def test_escaping_keeps_tables_and_emphasis_intact() -> None:
     assert esc("a|b *c* [d] <e>") == r"a\|b \*c\* \[d\] &lt;e&gt;"
 
 
-MATRIX = """\
-## 3. Disagreements
-
-### 3.1 Hand evaluation
-
-**F01 (E) — three sevens.** Dims 2.16, 2.18; U17.
-Hands: P1 ♣7 ♠7 ♥7 · P2 ♦A ♦9 ♠8 (20 ♦).
-
-| rulesets | loser |
-|---|---|
-| ALT | P1 −1 (U17) |
-| PAG, R001.knock2, R001.knack | P2 −1, see F02 and [000:9] «Drei Buben» |
-
-## 4. Decisions
-
-**U17 — Altenburg gaps.** Triples …
-"""
-
-
-def test_scenarios_are_parsed_from_the_rules_matrix(catalog: Catalog) -> None:
-    sections = disagreements.parse_scenarios(MATRIX)
-    assert [s.number for s in sections] == ["3.1"]
-    scenario = sections[0].scenarios[0]
-    assert (scenario.number, scenario.kind, scenario.title) == ("F01", "E", "three sevens")
-    assert scenario.dims == ("2.16", "2.18")
-    assert disagreements.decision_titles(MATRIX) == {"U17": "Altenburg gaps"}
-
-    site = build_context(catalog)
-    page = disagreements.disagreements_markdown(site, sections, "rules-matrix.md")
-    assert '<span class="card hearts">7♥</span>' in page
-    assert "(../rulesets/altenburg.md)" in page
-    assert "(../house-rules/knocker-loses-two.md)" in page
-    assert "`R001.knack`" in page  # unknown options stay as they are
-    assert "„Drei Buben“" in page
-    assert "[F02](#f02)" in page
-    assert "will be listed here" not in page  # the placeholder is gone
-
-
-def test_each_scenario_links_the_fixtures_that_pin_it(catalog: Catalog, suite: Suite) -> None:
-    sections = disagreements.parse_scenarios(MATRIX)
-    site = build_context(catalog)
-    page = disagreements.disagreements_markdown(site, sections, "rules-matrix.md", suite)
-    pinned = suite.pinned.get("F01", ())
-    assert pinned, "some fixture pins F01"
-    for fid in pinned:
-        assert f"(../fixtures/{fid}.md)" in page, fid
-    assert "conformance fixture" in page
-    # scenarios the fixtures name but this (tiny) matrix lacks still get an anchor
-    assert "{#f46}" in page
-
-
-def test_without_the_matrix_the_page_says_where_the_scenarios_live(
-    catalog: Catalog, suite: Suite
+def test_quotes_on_generated_pages_are_verbatim(
+    catalog: Catalog, texts_dir: Path | None, disagreements: Disagreements
 ) -> None:
-    site = build_context(catalog)
-    page = disagreements.disagreements_markdown(site, None, "/nowhere/rules-matrix.md", suite)
-    assert "/nowhere/rules-matrix.md" in page
-    for number, ids in suite.pinned.items():
-        assert f"{{#{number.lower()}}}" in page, number
-        for fid in ids:
-            assert f"(../fixtures/{fid}.md)" in page, fid
-
-
-def test_quotes_on_generated_pages_are_verbatim(catalog: Catalog, texts_dir: Path | None) -> None:
     if texts_dir is None:
         pytest.skip("source texts not found: the page quotes cannot be checked")
     assert check_citations(catalog.bibliography, page_citations()) == []
+    cites = [c for s in disagreements.scenarios for c in s.cites]
+    assert check_citations(catalog.bibliography, cites) == []
 
 
 def test_canonical_cards_and_actions_are_drawn() -> None:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from schwimmen.conformance.fixtures import Fixture, predicate_holds
+from schwimmen.spec.disagreements import scenario_ids
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.parameters import PARAMETERS
 
@@ -33,7 +35,6 @@ STRUCTURAL = {
     "turns.direction",
     "match.dealer_rotation",
 }
-DISAGREEMENTS = [f"F{i:02d}" for i in range(1, 63)]
 
 
 def _key(value: Any) -> str:
@@ -62,9 +63,12 @@ class ValueCoverage:
 @dataclass
 class Coverage:
     values: list[ValueCoverage]
+    # scenario (spec/disagreements.yaml) -> the fixtures whose ``disagreement`` names it
     disagreements: dict[str, list[str]]
     cases: int
     fixtures: int
+    # scenario -> fixtures that only mention it in their title or description
+    mentioned: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def gaps(self) -> list[ValueCoverage]:
@@ -87,7 +91,15 @@ def _candidate_values(rulesets: list[Ruleset]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def coverage(fixtures: list[Fixture], rulesets: list[Ruleset]) -> Coverage:
+def coverage(
+    fixtures: list[Fixture], rulesets: list[Ruleset], scenarios: Sequence[str] | None = None
+) -> Coverage:
+    """What ``fixtures`` pin under ``rulesets``: every parameter value, and every scenario
+    of ``scenarios`` (by default those of ``spec/disagreements.yaml``). A scenario is
+    pinned by a fixture whose ``disagreement`` names it; one that is only named in a
+    fixture's words is listed apart, as mentioned."""
+    if scenarios is None:
+        scenarios = scenario_ids()
     values_of = {r.id: r.values() for r in rulesets}
     exercised: dict[tuple[str, str], list[str]] = defaultdict(list)
     cases = 0
@@ -116,11 +128,14 @@ def coverage(fixtures: list[Fixture], rulesets: list[Ruleset]) -> Coverage:
             report.append(ValueCoverage(path, value, used, sorted(set(exercised[(path, key)]))))
     order = {p.path: i for i, p in enumerate(PARAMETERS)}
     report.sort(key=lambda v: (order.get(v.param, 999), _key(v.value)))
-    pinned: dict[str, list[str]] = {d: [] for d in DISAGREEMENTS}
+    pinned: dict[str, list[str]] = {d: [] for d in scenarios}
+    mentioned: dict[str, list[str]] = {}
     for f in fixtures:
         if f.disagreement in pinned:
             pinned[f.disagreement].append(f.id)
         for extra in re.findall(r"\bF\d{2}\b", f.description + " " + f.title):
-            if extra in pinned and f.id not in pinned[extra]:
-                pinned[extra].append(f.id)
-    return Coverage(report, pinned, cases, len(fixtures))
+            if extra in pinned and extra != f.disagreement:
+                ids = mentioned.setdefault(extra, [])
+                if f.id not in ids:
+                    ids.append(f.id)
+    return Coverage(report, pinned, cases, len(fixtures), mentioned)

@@ -12,6 +12,12 @@ a round under every ruleset the case runs for, unless the case says it tests eva
 alone; a match position's lives can come about; a ``round`` case checks one round (the
 rounds after it, the winners and the match points are a ``match`` case's); and no round or
 match case passes or fails the reference by the seed of a shuffle (``seeds.py``).
+
+The fixtures and the project's scenarios (``spec/disagreements.yaml``) must agree: a
+fixture's ``disagreement`` is a scenario of that file, every scenario is pinned by some
+fixture, and the fixtures a scenario ``shows`` pin that scenario; the file's own quotes
+are checked like the fixtures'. Every decision a case rests on (``default``) is one of
+``spec/decisions.yaml``.
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ from schwimmen.conformance.runner import planned
 from schwimmen.conformance.seeds import seed_problems
 from schwimmen.protocol.actions import ActionSyntaxError, parse_text
 from schwimmen.protocol.cards import parse_seat
+from schwimmen.spec.decisions import load_decisions
+from schwimmen.spec.disagreements import load_disagreements
 from schwimmen.spec.errors import SpecError, SpecErrors
 from schwimmen.spec.loader import SEPARATOR, Catalog
 from schwimmen.spec.model import Ruleset
@@ -266,6 +274,51 @@ def _names(
     return errors
 
 
+def _scenarios(fixtures: Sequence[Fixture], catalog: Catalog, *, whole: bool) -> list[SpecError]:
+    """The fixtures and the scenarios and decisions of ``spec/`` agree with each other;
+    ``whole`` when ``fixtures`` are the shipped suite, so that every scenario must be
+    pinned and every fixture a scenario shows must be among them."""
+    disagreements, errors = load_disagreements(bibliography=catalog.bibliography)
+    decisions, problems = load_decisions()
+    errors += problems
+    if decisions is not None:
+        for f in fixtures:
+            for case in f.cases:
+                for i, number in enumerate(case.defaults):
+                    if number not in decisions.titles:
+                        message = f"{number} is not a decision of spec/decisions.yaml"
+                        errors.append(_err(f, ("cases", case.index, "default", i), message))
+    if disagreements is None:
+        return errors
+    known = disagreements.by_id()
+    pinning: dict[str, list[str]] = {}
+    by_id = {f.id: f for f in fixtures}
+    for f in fixtures:
+        if f.disagreement is None:
+            continue
+        if f.disagreement in known:
+            pinning.setdefault(f.disagreement, []).append(f.id)
+        else:
+            message = f"{f.disagreement} is not a scenario of spec/disagreements.yaml"
+            errors.append(_err(f, ("disagreement",), message))
+    for scenario in disagreements.scenarios if whole else ():
+        if not pinning.get(scenario.id):
+            message = f"no fixture pins {scenario.id} (none names it as its 'disagreement')"
+            errors.append(disagreements.error((*scenario.path, "id"), message))
+        for i, fid in enumerate(scenario.shows):
+            shown = by_id.get(fid)
+            at = (*scenario.path, "shows", i)
+            if shown is None:
+                near = _closest(fid, list(by_id))
+                hint = f"; did you mean {near!r}?" if near else ""
+                errors.append(disagreements.error(at, f"no fixture {fid!r}{hint}"))
+            elif shown.disagreement != scenario.id:
+                pins = shown.disagreement or "no scenario"
+                message = f"{fid} pins {pins}, not {scenario.id}"
+                errors.append(disagreements.error(at, message))
+    return errors
+
+
 def lint(catalog: Catalog, fixtures_dir: Path | None = None) -> tuple[list[SpecError], int]:
     """All problems found, and the number of fixtures checked."""
     fixtures, errors = load_fixtures(fixtures_dir)
@@ -314,6 +367,7 @@ def lint(catalog: Catalog, fixtures_dir: Path | None = None) -> tuple[list[SpecE
                     "rulesets where it can, or say evaluation_only: true"
                 )
                 errors.append(_err(f, ("cases", case.index), message))
+    errors.extend(_scenarios(fixtures, catalog, whole=fixtures_dir is None))
     plan = planned([f for f in fixtures if f.id not in unplayable], rulesets.values())
     for problem in seed_problems(plan):
         at = ("cases", problem.case.index)

@@ -1,294 +1,339 @@
-"""The disagreement scenarios (rules-matrix §3, F01–F62) as a page with real cards.
+"""The generated parts of the disagreements page (``docs/compare/disagreements.md``).
 
-The rules matrix is the project's research notebook; it lives next to the checkout,
-not in it. When it is found, its §3 is parsed at build time and each scenario is shown
-with its cards drawn as cards and every ruleset label linked to the ruleset (or house
-rule) page. When it is not found the page says where the scenarios live, so a build
-never depends on it. The conformance fixtures that will pin each scenario do not exist
-yet; the page keeps a marked place for them.
+The scenarios are the project's own data (``spec/disagreements.yaml``): each says in words
+what the position is and what it asks, and quotes the sources. The page draws the cards
+of the fixtures a scenario ``shows``, runs each of those positions through the reference
+engine under every ruleset of the default run (:mod:`schwimmen.docsgen.outcomes`), and
+tables the answers, so that no outcome on the page is typed by hand. The page's prose is
+the Markdown file; here are only the tables, lists and figures it inserts.
 """
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
+from schwimmen.conformance.fixtures import Fixture
 from schwimmen.docsgen.context import Site
-from schwimmen.docsgen.fixturepages import kind_badge
+from schwimmen.docsgen.fixturepages import action_md, dealer_of, kind_badge, seats_of, step_pairs
+from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
+    DECISIONS,
     DISAGREEMENTS,
-    FIXTURES_INDEX,
-    GUIDE_TEST,
     SCHEMA_REFERENCE,
     admonition,
     attr,
-    cards_in,
+    cards_row,
     code,
+    decision_anchor,
     esc,
     fixture_page,
+    german,
     house_rule_page,
     link,
-    link_refs,
     param_anchor,
     rel,
     ruleset_page,
+    source_link,
+    table,
 )
-from schwimmen.docsgen.suite import Suite, scenario_numbers
+from schwimmen.docsgen.outcome_text import outcome_lines
+from schwimmen.docsgen.outcomes import Answer, Engine, Group, answers, grouped
+from schwimmen.docsgen.suite import Suite, house_rule_of
+from schwimmen.spec.disagreements import Disagreements, Scenario
 from schwimmen.spec.parameters import PARAMETERS
 
-# The matrix names rulesets by short labels (§1.3), the spec by ids; the table of labels
-# is data (matrix-labels.json), so no ruleset is named in the package's code.
-_LABELS = json.loads((Path(__file__).parent / "matrix-labels.json").read_text(encoding="utf-8"))
-MATRIX_RULESETS: Mapping[str, str] = _LABELS["rulesets"]
-MATRIX_OPTIONS: Mapping[str, str] = _LABELS["options"]
-KINDS: Mapping[str, str] = {"E": "evaluation", "R": "round", "M": "match"}
-
-_SECTION = re.compile(r"^## 3\.")
-_END = re.compile(r"^## 4\.")
-_SUBSECTION = re.compile(r"^### (3\.\d+) (.+)$")
-_SCENARIO = re.compile(r"^\*\*(F\d\d) \(([ERM])\) — (.+?)\.?\*\*\s*(.*)$")
-_DIMS = re.compile(r"Dims ([0-9., ]+);?")
-_DECISION_TITLE = re.compile(r"^\*\*(U\d\d) — (.+?)\.?\*\*")
-_QUOTE = re.compile(r"\[(\d{3}):(\d+)\] «([^»]*)»")
-_REF = re.compile(r"\[(\d{3}):(\d+)\]")
-_LABEL = re.compile(
-    r"(?<![\w.-])(ALT|PAG|NL|TP|V41|HOSA|R001|G002|O003|SCAT)(\.[a-z][a-z0-9]*)?(?![\w])"
-)
-_FIXTURE = re.compile(r"\bF(\d\d)\b")
+HERE = DISAGREEMENTS
+SUMMARY = "disagreements-summary"
+SCENARIOS = "disagreements-scenarios"
+UNPINNED_MARK = "°"
 
 
-@dataclass
-class Scenario:
-    number: str
-    kind: str
-    title: str
-    dims: tuple[str, ...]
-    lines: list[str] = field(default_factory=list)
+@dataclass(frozen=True)
+class Shown:
+    """One fixture's position on the page and the engine's answers to it."""
 
-    @property
-    def anchor(self) -> str:
-        return self.number.lower()
+    fixture: Fixture
+    groups: tuple[Group, ...]
 
 
-@dataclass
-class Section:
-    number: str
-    title: str
-    scenarios: list[Scenario] = field(default_factory=list)
+@dataclass(frozen=True)
+class Computed:
+    """Every scenario's shown positions, with the answers, computed once per build."""
+
+    shown: Mapping[str, tuple[Shown, ...]]
 
 
-def parse_scenarios(matrix: str) -> list[Section]:
-    """Split the matrix's §3 into sections and scenarios, keeping each scenario's lines."""
-    sections: list[Section] = []
-    inside = False
-    current: Scenario | None = None
-    for line in matrix.splitlines():
-        if _SECTION.match(line):
-            inside = True
-            continue
-        if not inside:
-            continue
-        if _END.match(line):
-            break
-        sub = _SUBSECTION.match(line)
-        if sub:
-            sections.append(Section(sub.group(1), sub.group(2)))
-            current = None
-            continue
-        head = _SCENARIO.match(line)
-        if head and sections:
-            number, kind, title, rest = head.groups()
-            dims = _DIMS.search(rest)
-            found = tuple(d.strip() for d in dims.group(1).split(",") if d.strip()) if dims else ()
-            current = Scenario(number, kind, title, tuple(d.rstrip(".") for d in found))
-            depends = _DIMS.sub("", rest).strip(" ;.")
-            if depends:
-                current.lines.append(f"Depends on {depends}.")
-            sections[-1].scenarios.append(current)
-            continue
-        if current is not None and line.strip() != "---":
-            current.lines.append(line)
-    return [s for s in sections if s.scenarios]
+def compute(
+    site: Site, suite: Suite, data: Disagreements, engine: Engine
+) -> tuple[Computed, list[str]]:
+    """Run the position of every fixture a scenario shows under every ruleset and house
+    rule of the default run; the problems are fixtures the engine contradicts (or a
+    fixture a scenario shows that the suite does not have)."""
+    rulesets = [*site.rulesets.values(), *site.with_house_rule.values()]
+    origins = {
+        site.with_house_rule[hid].id: str(sf.data["origin"]) for hid, sf in site.house_rules.items()
+    }
+    fixtures = {f.id: f for f in suite.fixtures}
+    shown: dict[str, tuple[Shown, ...]] = {}
+    problems: list[str] = []
+    for scenario in data.scenarios:
+        items: list[Shown] = []
+        for fid in scenario.shows:
+            fixture = fixtures.get(fid)
+            if fixture is None:
+                problems.append(f"{scenario.id} shows {fid}, which is not a fixture")
+                continue
+            found, wrong = answers(fixture, rulesets, engine)
+            problems += wrong
+            items.append(Shown(fixture, tuple(_ordered(grouped(found, origins)))))
+        shown[scenario.id] = tuple(items)
+    return Computed(shown), problems
 
 
-def decision_titles(matrix: str) -> dict[str, str]:
-    """``U01`` → its title, from the matrix's §4 (``**U01 — title.**``)."""
-    out: dict[str, str] = {}
-    for line in matrix.splitlines():
-        m = _DECISION_TITLE.match(line)
-        if m:
-            out[m.group(1)] = m.group(2).strip()
-    return out
+def _ordered(groups: Sequence[Group]) -> list[Group]:
+    """Answers first (in ruleset order), then positions whose steps do not fit, then the
+    rulesets the position cannot be set up under."""
+
+    def rank(group: Group) -> int:
+        first = group.first
+        if first.outcome is not None:
+            return 0
+        if first.stuck is not None:
+            return 1
+        if first.misfit is not None:
+            return 2
+        return 3
+
+    return sorted(groups, key=rank)
 
 
-def label_link(label: str, option: str | None, here: str, known: Collection[str]) -> str:
-    """A matrix ruleset label (``PAG``, ``R001.knock2``) as a link to its page."""
-    base = MATRIX_RULESETS[label]
-    if option is None:
-        return f"[{code(base)}]({rel(here, ruleset_page(base))})" if base in known else label
-    full = label + option
-    house = MATRIX_OPTIONS.get(full)
-    if house is None or house not in known:
-        return code(full)
-    return f"[{code(base + '+' + house)}]({rel(here, house_rule_page(house))})"
+def inserts(site: Site, suite: Suite, data: Disagreements, computed: Computed) -> dict[str, Insert]:
+    """The page's generated parts, by the name its Markdown inserts them under."""
+    return {
+        SUMMARY: lambda language: summary_md(suite, data, language),
+        SCENARIOS: lambda language: scenarios_md(site, suite, data, computed, language),
+    }
 
 
-def render_line(line: str, here: str, known: Collection[str], decisions: Collection[str]) -> str:
-    """One matrix line with quotes, cards, ruleset labels, decisions and fixtures linked."""
-    quotes: list[str] = []
-
-    def keep_quote(m: re.Match[str]) -> str:
-        source, number, quote = m.group(1), m.group(2), m.group(3)
-        target = rel(here, f"index.md#s{source}")
-        quotes.append(
-            f'<span class="de-quote" lang="de">„{quote}“</span> '
-            f"<small>([s{source}]({target}) line {number})</small>"
-        )
-        return f"\x00{len(quotes) - 1}\x00"
-
-    text = _QUOTE.sub(keep_quote, line)
-    text = _REF.sub(lambda m: f"s{m.group(1)} line {m.group(2)}", text)
-    text = _LABEL.sub(lambda m: label_link(m.group(1), m.group(2), here, known), text)
-    text = _FIXTURE.sub(lambda m: f"[F{m.group(1)}](#f{m.group(1)})", text)
-    text = link_refs(text, here, decisions)
-    text = cards_in(text)
-    return re.sub("\x00(\\d+)\x00", lambda m: quotes[int(m.group(1))], text)
+# ----------------------------------------------------------------------------- summary
 
 
-def _dims_links(dims: tuple[str, ...], here: str) -> str:
-    params = [p for p in PARAMETERS if set(d.strip() for d in p.matrix.split(",")) & set(dims)]
-    if not params:
-        return ""
-    links = ", ".join(
-        link(here, f"{SCHEMA_REFERENCE}#{param_anchor(p.path)}", code(p.path)) for p in params
-    )
-    return f"<small>Rules it pins: {links}</small>\n{{: .dims }}"
-
-
-def fixtures_block(number: str, suite: Suite, here: str) -> str:
-    """The fixtures that pin scenario ``number`` (their ``disagreement`` names it), and
-    those that only refer to it, as links to their pages."""
-    pinned = suite.pinned.get(number, ())
-    also = suite.mentioned.get(number, ())
-    titles = {f.id: f for f in suite.fixtures}
-    if not pinned and not also:
-        return "<small>No conformance fixture pins this scenario yet.</small>\n{: .fx-none }\n"
-    lines = [
-        f"- {kind_badge(titles[i].kind)} {link(here, fixture_page(i), esc(titles[i].title))} "
-        f"<small>{code(i)}</small>"
-        for i in pinned
+def summary_md(suite: Suite, data: Disagreements, language: str) -> str:
+    """The counts, as ``schwimmen conformance coverage`` counts them: scenarios, topics,
+    scenarios pinned by a fixture, and those fixtures."""
+    words = data.words(language)
+    ids = data.ids
+    pinned = [n for n in ids if suite.coverage.disagreements.get(n)]
+    fixtures = {fid for n in ids for fid in suite.coverage.disagreements.get(n, ())}
+    head = [words["scenarios"], words["topics"], words["pinned"], words["fixtures"]]
+    row = [
+        str(len(ids)),
+        str(len(data.topics)),
+        f"{len(pinned)} {words['of']} {len(ids)}",
+        str(len(fixtures)),
     ]
-    if also:
-        refs = ", ".join(
-            f'[{code(i)}]({rel(here, fixture_page(i))} "{attr(titles[i].title)}")' for i in also
-        )
-        lines += ["", f"Also refers to it: {refs}."]
-    count = len(pinned)
-    title = (
-        f"Pinned by {count} conformance fixture{'s' if count != 1 else ''}"
-        if count
-        else "Referred to by conformance fixtures"
+    topics = " · ".join(f"[{esc(t.title)}](#{t.id})" for t in data.topics)
+    return (
+        '<div class="dis-summary" markdown>\n\n'
+        + table(head, [row])
+        + "\n\n</div>\n\n"
+        + topics
+        + "\n"
     )
-    return admonition("fixtures", title, "\n".join(lines))
 
 
-def _suite_intro(suite: Suite | None, numbers: list[str], here: str) -> list[str]:
-    if suite is None:
-        return []
-    pinned = [n for n in numbers if suite.pinned.get(n)]
-    fixtures = sum(len(suite.pinned.get(n, ())) for n in numbers)
-    return [
-        f"Each scenario lists the {link(here, FIXTURES_INDEX, 'conformance fixtures')} that pin "
-        f"it: {len(pinned)} of the {len(numbers)} scenarios are pinned by {fixtures} fixtures, "
-        "which state the outcome under every ruleset with the sources' words.",
-        "",
-    ]
+# ----------------------------------------------------------------------------- scenarios
 
 
-def _extra_scenarios(suite: Suite | None, known: set[str], here: str) -> list[str]:
-    """Scenarios the fixtures name that the matrix (or its absence) does not show."""
-    if suite is None:
-        return []
-    extra = sorted(n for n in scenario_numbers(suite) if n not in known)
-    if not extra:
-        return []
-    out = ["## Scenarios named by the fixtures {#named-by-fixtures}", ""]
-    for number in extra:
-        out += [f"### {number} {{#{number.lower()}}}", "", fixtures_block(number, suite, here), ""]
-    return out
-
-
-def disagreements_markdown(
-    site: Site, sections: list[Section] | None, looked_for: str, suite: Suite | None = None
+def scenarios_md(
+    site: Site, suite: Suite, data: Disagreements, computed: Computed, language: str
 ) -> str:
-    """The disagreements page; ``sections`` is None when the rules matrix was not found."""
-    here = DISAGREEMENTS
-    known = set(site.rulesets) | set(site.house_rules)
-    numbers = [sc.number for section in sections or () for sc in section.scenarios]
-    out = [
-        "# Where the rulesets disagree",
-        "",
-        "Concrete situations in which the rulesets give different results: the cards dealt, "
-        "the moves, and the outcome under each ruleset. They come from §3 of the project's "
-        "rules matrix (scenarios F01–F62); outcomes marked with a U number depend on a "
-        "decision where the sources are silent.",
-        "",
-        *_suite_intro(suite, numbers, here),
-        f"See also {link(here, GUIDE_TEST, 'Test your implementation')}.",
-        "",
-    ]
-    if sections is None:
-        out += [
-            '!!! info "The scenarios live in the rules matrix"',
-            "",
-            '    The rules matrix (`rules-matrix.md`, §3 "Disagreements as concrete '
-            'scenarios") is not part of the repository and was not found when this site was '
-            f"built (looked for: {code(looked_for)}). Build the site next to the workplace's "
-            "`shared/` folder, or set `SCHWIMMEN_RULES_MATRIX` to the file, to show them here.",
-            "",
-        ]
-        out += _extra_scenarios(suite, set(), here)
-        return "\n".join(out)
-    count = sum(len(s.scenarios) for s in sections)
-    out += [
-        f"{count} scenarios in {len(sections)} topics. Kinds: "
-        + ", ".join(f"**{k}** {v}" for k, v in KINDS.items())
-        + ".",
-        "",
-    ]
-    for section in sections:
-        out += [f"## {section.number} {section.title} {{#s{section.number.replace('.', '-')}}}", ""]
-        for sc in section.scenarios:
-            title = render_line(sc.title, here, known, site.decisions)
-            out += [
-                f"### {sc.number} — {title} {{#{sc.anchor}}}",
-                "",
-                f'<span class="fkind fkind-{sc.kind}">{KINDS[sc.kind]}</span> ',
-                "",
-            ]
-            dims = _dims_links(sc.dims, here)
-            if dims:
-                out += [dims, ""]
-            body = [render_line(line, here, known, site.decisions) for line in sc.lines]
-            out += _ensure_blank_before_tables(body)
-            out.append("")
-            if suite is not None:
-                out += [fixtures_block(sc.number, suite, here), ""]
-    out += _extra_scenarios(suite, set(numbers), here)
+    words = data.words(language)
+    out: list[str] = []
+    for topic in data.topics:
+        out += [f"## {esc(topic.title)} {{#{topic.id}}}", ""]
+        for scenario in topic.scenarios:
+            out += [scenario_md(site, suite, scenario, computed.shown[scenario.id], words), ""]
     return "\n".join(out)
 
 
-def _ensure_blank_before_tables(lines: list[str]) -> list[str]:
-    """Markdown needs a blank line before a table; the matrix sometimes has none."""
-    out: list[str] = []
-    for line in lines:
-        starts_table = line.startswith("|")
-        if starts_table and out and out[-1].strip() and not out[-1].startswith("|"):
-            out.append("")
-        if not starts_table and out and out[-1].startswith("|") and line.strip():
-            out.append("")
-        out.append(line)
+def scenario_md(
+    site: Site,
+    suite: Suite,
+    scenario: Scenario,
+    shown: Sequence[Shown],
+    words: Mapping[str, str],
+) -> str:
+    """One scenario: the question, the position in words, each shown position with its
+    cards and the engine's answers under every ruleset, the sources' words, and the
+    fixtures, decisions and rules it concerns."""
+    out = [f"### {scenario.id} — {esc(scenario.title)} {{#{scenario.anchor}}}", ""]
+    kinds = dict.fromkeys(item.fixture.kind for item in shown)
+    if kinds:
+        out += [" ".join(kind_badge(k) for k in kinds), "{: .fx-badges }", ""]
+    out += [f"**{esc(words['asks'])}:** {esc(scenario.asks)}", ""]
+    out += [esc(scenario.position), ""]
+    if scenario.note:
+        out += [esc(scenario.note), ""]
+    many = len(shown) > 1
+    for index, item in enumerate(shown):
+        out += _shown_md(item, index if many else None, words)
+    body = "\n".join(
+        f"- {german(c.quote)} <small>{source_link(HERE, c.source)} · {esc(c.section)}"
+        + (f" · {c.line}" if c.line is not None else "")
+        + "</small>"
+        for c in scenario.cites
+    )
+    out += [admonition("cited", words["sources"], body)]
+    out += [_facts(site, suite, scenario, words), ""]
+    return "\n".join(out)
+
+
+def _shown_md(item: Shown, index: int | None, words: Mapping[str, str]) -> list[str]:
+    fixture = item.fixture
+    target = rel(HERE, fixture_page(fixture.id))
+    label = f"({chr(ord('a') + index)}) " if index is not None else ""
+    out = [f"**{label}[{esc(fixture.title)}]({target})**", "{: .dis-position-title }", ""]
+    out += [_position(fixture, words), ""]
+    steps = step_pairs(fixture)
+    if steps:
+        moves = " · ".join(  # "1\." so that the line is not read as a numbered list
+            f"{i}\\. **{seat}** {action_md(action)}" for i, (seat, action) in enumerate(steps, 1)
+        )
+        out += [f'<div class="dis-steps" markdown>{moves}</div>', ""]
+    rows = [[_names(group, words), _cell(fixture, group.first, words)] for group in item.groups]
+    out += [
+        f'<div class="dis-outcomes" data-fixture="{attr(fixture.id)}" markdown>',
+        "",
+        table([esc(words["rulesets"]), esc(words["outcome"])], rows),
+        "",
+        "</div>",
+        "",
+    ]
     return out
+
+
+def _position(fixture: Fixture, words: Mapping[str, str]) -> str:
+    """The cards as dealt, on as few lines as they fit: each seat's hand (with who deals,
+    who is out, lives left, who knocked), then the middle and the other piles."""
+    setup = fixture.setup
+    dealer = dealer_of(fixture)
+    hands: Mapping[str, Sequence[str]] = setup.get("hands", {})
+    lives = setup.get("lives")
+    out_seats = {str(s) for s in setup.get("eliminated", ())}
+    seats = []
+    for seat in seats_of(fixture):
+        notes = []
+        if seat == dealer:
+            notes.append(esc(words["note_deals"]))
+        if seat in out_seats:
+            notes.append(esc(words["note_out"]))
+        if isinstance(lives, Mapping) and seat in lives:
+            notes.append(_fill(words["note_lives"], n=str(lives[seat])))
+        elif isinstance(lives, int):
+            notes.append(_fill(words["note_lives"], n=str(lives)))
+        if seat == setup.get("knocker"):
+            notes.append(esc(words["note_knocked"]))
+        if seat not in hands and not notes:
+            continue  # nothing dealt to show, nothing to say
+        cards = f" {cards_row(hands[seat])}" if seat in hands else ""
+        note = f" <small>{', '.join(notes)}</small>" if notes else ""
+        seats.append(f"**{seat}**{cards}{note}")
+    piles = [
+        f"{esc(words['pile_' + key])} {cards_row(setup[key])}"
+        for key in ("middle", "extra", "stock", "discard", "deck")
+        if key in setup
+    ]
+    later = len(setup.get("decks", ())) + len(setup.get("deals", ()))
+    if later:
+        piles.append(f"<small>{_fill(words['later_rounds'], n=str(later))}</small>")
+    lines = [" · ".join(seats)]
+    if piles:
+        lines.append(" · ".join(piles))
+    return '<div class="dis-position" markdown>\n\n' + "  \n".join(lines) + "\n\n</div>"
+
+
+def _name(name: str) -> str:
+    house = house_rule_of(name)
+    target = house_rule_page(house) if house else ruleset_page(name)
+    return f"[{esc(name)}]({rel(HERE, target)})"
+
+
+def _names(group: Group, words: Mapping[str, str]) -> str:
+    shown = []
+    for answer in group.answers:
+        text = _name(answer.name)
+        if answer.outcome is not None and not answer.pinned:
+            tip = attr(words["unpinned"])
+            text += f'<sup class="dis-unpinned" title="{tip}">{UNPINNED_MARK}</sup>'
+        shown.append(text)
+    return ", ".join(shown)
+
+
+def _cell(fixture: Fixture, answer: Answer, words: Mapping[str, str]) -> str:
+    if answer.misfit is not None:
+        return f"*{esc(words['misfit'])}* {esc(answer.misfit)}"
+    if answer.error is not None:
+        return f"*{esc(words['error'])}* {esc(answer.error)}"
+    if answer.stuck is not None:
+        number, reason = answer.stuck
+        steps = step_pairs(fixture)
+        step = str(number)
+        if 0 < number <= len(steps):
+            seat, action = steps[number - 1]
+            step += f" ({seat}: {code(action)})"
+        return "*" + _fill(words["stuck"], step=step, reason=code(reason)) + "*"
+    lines = outcome_lines(answer.outcome or {}, step_pairs(fixture), words)
+    return "<br>".join(lines)
+
+
+def _fill(label: str, **parts: str) -> str:
+    """A label with ``{name}`` places, escaped, with markdown ``parts`` put in."""
+    marks = {name: f"\x00{i}\x00" for i, name in enumerate(parts)}
+    text = esc(label.format(**marks))
+    for name, mark in marks.items():
+        text = text.replace(mark, parts[name])
+    return text
+
+
+def _facts(site: Site, suite: Suite, scenario: Scenario, words: Mapping[str, str]) -> str:
+    """The fixtures that pin the scenario, and the decisions and rules the positions shown
+    rest on, as small print with links."""
+    pinned = suite.pinned.get(scenario.id, ())
+    also = suite.mentioned.get(scenario.id, ())
+    by_id = {f.id: f for f in suite.fixtures}
+    fixtures = [by_id[i] for i in pinned if i in by_id]
+    shown = [by_id[i] for i in scenario.shows if i in by_id]
+    links = [f'[{esc(f.id)}]({rel(HERE, fixture_page(f.id))} "{attr(f.title)}")' for f in fixtures]
+    parts = [f"{esc(words['pinned_by'])}: " + ", ".join(links)]
+    if also:
+        refs = ", ".join(f"[{esc(i)}]({rel(HERE, fixture_page(i))})" for i in also)
+        parts.append(f"{esc(words['also'])}: {refs}")
+    decisions = sorted({d for f in shown for c in f.cases for d in c.defaults})
+    if decisions:
+        listed = ", ".join(_decision(site, d) for d in decisions)
+        parts.append(f"{esc(words['decisions'])}: {listed}")
+    params = _params(shown)
+    if params:
+        listed = ", ".join(
+            link(HERE, f"{SCHEMA_REFERENCE}#{param_anchor(p)}", code(p)) for p in params
+        )
+        parts.append(f"{esc(words['rules'])}: {listed}")
+    return '<div class="dis-facts" markdown>\n\n' + "  \n".join(parts) + "\n\n</div>"
+
+
+def _decision(site: Site, number: str) -> str:
+    if number not in site.all_decisions:
+        return number
+    title = site.decision_titles.get(number, "")
+    tip = f' "{attr(title)}"' if title else ""
+    return f"[{number}]({rel(HERE, DECISIONS + '#' + decision_anchor(number))}{tip})"
+
+
+def _params(fixtures: Sequence[Fixture]) -> list[str]:
+    """The rule parameters of the rules-matrix dimensions the fixtures name."""
+    dims = {d.strip().rstrip(".") for f in fixtures for d in f.matrix.split(",") if d.strip()}
+    return [
+        p.path for p in PARAMETERS if {d.strip() for d in p.matrix.split(",") if d.strip()} & dims
+    ]

@@ -385,8 +385,8 @@ def _decision_rows(site: Site, decision: str) -> list[list[str]]:
 
 
 def decisions_parts(site: Site) -> dict[str, str]:
-    """The generated part of ``docs/reference/decisions.md``: every rules-matrix decision
-    (U number) the spec or the fixtures rely on, and where."""
+    """The generated part of ``docs/reference/decisions.md``: every decision (U number) the
+    spec or the fixtures rely on, titled from ``spec/decisions.yaml``, and where."""
     out: list[str] = []
     for decision in sorted(site.all_decisions):
         title = site.decision_titles.get(decision, "")
@@ -401,12 +401,4 @@ def decisions_parts(site: Site) -> dict[str, str]:
             used = decision_fixtures(site.suite, decision, DECISIONS)
             if used:
                 out += [used, "{: .fx-decision }", ""]
-    if not site.decision_titles:
-        out += [
-            '!!! info "Decision titles"',
-            "",
-            "    The titles of the decisions live in the rules matrix (§4), which was not found "
-            "when this site was built.",
-            "",
-        ]
     return {"decisions": "\n".join(out)}

@@ -2,7 +2,8 @@
 written by hand in ``docs/`` (see :mod:`schwimmen.docsgen.inserts`), and the navigation.
 
 :func:`build_site` takes everything it needs as arguments (the catalog, the example's
-text and resolved ruleset, the rules matrix text if found, the CLI parser, the schema),
+text and resolved ruleset, the disagreements and decisions of ``spec/``, the CLI parser,
+the schema),
 so it does no I/O and can be tested without MkDocs; ``docs/hooks.py`` gathers the
 inputs and hands the pages and parts to MkDocs.
 """
@@ -59,7 +60,9 @@ from schwimmen.docsgen.markup import (
     pair_page,
     ruleset_page,
 )
-from schwimmen.docsgen.suite import Suite, build_suite, scenario_numbers
+from schwimmen.docsgen.suite import Suite, build_suite
+from schwimmen.spec.decisions import Decisions
+from schwimmen.spec.disagreements import Disagreements
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import SEPARATOR, Catalog
 from schwimmen.spec.model import Citation, Ruleset
@@ -90,8 +93,9 @@ class SiteInput:
     cli_parser: argparse.ArgumentParser
     schema: Mapping[str, Any]
     house_rule_texts: Mapping[str, str] = field(default_factory=dict)
-    matrix_text: str | None = None
-    matrix_looked_for: str = ""
+    # the project's scenarios (spec/disagreements.yaml) and decisions (spec/decisions.yaml)
+    disagreements: Disagreements | None = None
+    decisions: Decisions | None = None
     # the conformance suite: the loaded fixtures, its documents (``PROTOCOL.md`` → text),
     # the adapter example's code, and files to publish as they are (path → text)
     fixtures: Sequence[Fixture] = ()
@@ -173,37 +177,32 @@ def build_site(given: SiteInput) -> SiteOutput:
     problems = check_citations(catalog.bibliography, citations)
     if problems:
         raise DocsBuildError("quotes on generated pages are wrong:\n" + "\n".join(problems))
-    sections = (
-        disagreements.parse_scenarios(given.matrix_text) if given.matrix_text is not None else None
-    )
-    titles = disagreements.decision_titles(given.matrix_text) if given.matrix_text else {}
+    data = given.disagreements
+    titles = dict(given.decisions.titles) if given.decisions is not None else {}
+    numbers = data.ids if data is not None else None
     try:
-        numbers = [sc.number for section in sections or () for sc in section.scenarios]
-        site = build_context(catalog, titles, numbers)
-        suite = plan_suite(catalog, given.fixtures) if given.fixtures else None
+        site = build_context(catalog, titles, numbers or ())
+        suite = plan_suite(catalog, given.fixtures, numbers) if given.fixtures else None
     except SpecErrors as exc:
         raise DocsBuildError(str(exc)) from None
-    scenario_titles = {
-        sc.number: sc.title for section in sections or () for sc in section.scenarios
-    }
+    scenario_titles = {s.id: s.title for s in data.scenarios} if data is not None else {}
+    site = dataclasses.replace(site, scenario_titles=scenario_titles)
     if suite is not None:
         site = dataclasses.replace(
-            site,
-            suite=suite,
-            scenarios=site.scenarios | scenario_numbers(suite),
-            scenario_titles=scenario_titles,
-            fixture_decisions=frozenset(suite.decisions()) - site.decisions,
+            site, suite=suite, fixture_decisions=frozenset(suite.decisions()) - site.decisions
         )
-    else:
-        site = dataclasses.replace(site, scenario_titles=scenario_titles)
+    inserts: dict[str, Insert] = {}
+    if suite is not None and data is not None:
+        computed, wrong = disagreements.compute(site, suite, data, _reference_engine())
+        if wrong:
+            raise DocsBuildError(
+                "the disagreements page would contradict its fixtures:\n" + "\n".join(wrong)
+            )
+        inserts.update(disagreements.inserts(site, suite, data, computed))
 
     pages = [
         Page(COMPARISON, compare.comparison_markdown(site)),
         Page(PAIRS_INDEX, compare.pairs_index_markdown(site)),
-        Page(
-            DISAGREEMENTS,
-            disagreements.disagreements_markdown(site, sections, given.matrix_looked_for, suite),
-        ),
     ]
     for rid in site.rulesets:
         conformance = (
@@ -247,6 +246,7 @@ def build_site(given: SiteInput) -> SiteOutput:
     ]
     pages += [Page(path, text, in_nav=False) for path, text in given.static_files.items()]
     parts: list[Mapping[str, str | Insert]] = [
+        inserts,
         suite_counts(suite),
         fixturepages.index_parts(site, suite) if suite is not None else {},
         _testing_guide_parts(site, suite, given),
@@ -304,10 +304,13 @@ def _same_in_every_language(text: str) -> Insert:
     return lambda language: text
 
 
-def plan_suite(catalog: Catalog, fixtures: Sequence[Fixture]) -> Suite:
+def plan_suite(
+    catalog: Catalog, fixtures: Sequence[Fixture], scenarios: Sequence[str] | None = None
+) -> Suite:
     """Every fixture against the rulesets of the default run (the ten rulesets and each
-    house rule on its origin), as ``schwimmen conformance`` runs them."""
-    return build_suite(fixtures, resolve_all(catalog, default_rulesets(catalog)))
+    house rule on its origin), as ``schwimmen conformance`` runs them; ``scenarios`` are
+    the disagreements counted (by default those of ``spec/disagreements.yaml``)."""
+    return build_suite(fixtures, resolve_all(catalog, default_rulesets(catalog)), scenarios)
 
 
 def _reference_engine() -> Callable[[Mapping[str, Any]], Mapping[str, Any]]:

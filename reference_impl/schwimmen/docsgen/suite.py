@@ -57,7 +57,7 @@ class Suite:
     names: tuple[str, ...]
     runs: Mapping[str, FixtureRuns]
     coverage: Coverage
-    # F number -> fixture ids whose ``disagreement`` names it
+    # scenario -> fixture ids whose ``disagreement`` names it (the coverage report's)
     pinned: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # F number -> fixture ids that mention it in their title or description only
     mentioned: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -106,8 +106,11 @@ def house_rule_of(name: str) -> str | None:
     return name.rsplit(SEPARATOR, 1)[1] if SEPARATOR in name else None
 
 
-def build_suite(fixtures: Iterable[Fixture], rulesets: Sequence[Ruleset]) -> Suite:
-    """Plan the default run: every fixture against every ruleset, as the harness does."""
+def build_suite(
+    fixtures: Iterable[Fixture], rulesets: Sequence[Ruleset], scenarios: Sequence[str] | None = None
+) -> Suite:
+    """Plan the default run: every fixture against every ruleset, as the harness does; the
+    scenarios they pin are counted as ``schwimmen conformance coverage`` counts them."""
     ordered = tuple(sorted(fixtures, key=lambda f: f.id))
     runs: dict[str, FixtureRuns] = {}
     for fixture in ordered:
@@ -127,26 +130,12 @@ def build_suite(fixtures: Iterable[Fixture], rulesets: Sequence[Ruleset]) -> Sui
         runs[fixture.id] = FixtureRuns(
             fixture, {i: tuple(n) for i, n in applies.items()}, misfits, tuple(unstated)
         )
-    cov = coverage(list(ordered), list(rulesets))
-    pinned: dict[str, list[str]] = {}
-    for fixture in ordered:
-        if fixture.disagreement:
-            pinned.setdefault(fixture.disagreement, []).append(fixture.id)
-    mentioned: dict[str, list[str]] = {}
-    for number, ids in cov.disagreements.items():
-        extra = [i for i in ids if i not in pinned.get(number, [])]
-        if extra:
-            mentioned[number] = extra
+    cov = coverage(list(ordered), list(rulesets), scenarios)
     return Suite(
         fixtures=ordered,
         names=tuple(r.id for r in rulesets),
         runs=runs,
         coverage=cov,
-        pinned={k: tuple(v) for k, v in pinned.items()},
-        mentioned={k: tuple(v) for k, v in mentioned.items()},
+        pinned={k: tuple(v) for k, v in cov.disagreements.items() if v},
+        mentioned={k: tuple(v) for k, v in cov.mentioned.items()},
     )
-
-
-def scenario_numbers(suite: Suite) -> set[str]:
-    """Every F number a fixture names, as its disagreement or in its words."""
-    return set(suite.pinned) | set(suite.mentioned)

@@ -34,7 +34,7 @@ from schwimmen.spec.model import (
 )
 from schwimmen.spec.parameters import BY_PATH, PARAMETERS, applicable
 from schwimmen.spec.rules import build_rules
-from schwimmen.spec.sources import Bibliography, load_bibliography
+from schwimmen.spec.sources import Bibliography, citation_problems, load_bibliography
 from schwimmen.spec.validation import schema_errors, value_errors
 from schwimmen.spec.yamlread import Document, YamlError, read_file, read_text
 
@@ -151,25 +151,8 @@ def check_file(
         if source_id not in bib.sources:
             errors.append(doc.error(("sources", i), f"unknown source id {source_id!r}"))
     for raw, path in _citations_in(sf.data):
-        source = bib.sources.get(raw["source"])
-        if source is None:
-            known = ", ".join(bib.sources)
-            errors.append(
-                doc.error((*path, "source"), f"unknown source {raw['source']!r} (known: {known})")
-            )
-            continue
-        attribution = raw.get("attribution")
-        if attribution is not None and attribution not in {r.id for r in source.reports}:
-            reported = ", ".join(r.id for r in source.reports) or "nothing"
-            errors.append(
-                doc.error(
-                    (*path, "attribution"),
-                    f"{source.id} does not report {attribution!r} (it reports: {reported})",
-                )
-            )
-        problem = bib.check_quote(_citation(raw))
-        if problem:
-            errors.append(doc.error((*path, "quote"), problem))
+        for key, message in citation_problems(bib, raw):
+            errors.append(doc.error((*path, key), message))
     for i, cond in enumerate(sf.data.get("requires", ())):
         param = BY_PATH.get(cond["param"])
         if param is None:

@@ -15,6 +15,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from schwimmen.resources import SOURCES_ENV, sources_dir, spec_dir
 from schwimmen.spec.errors import Notice, SpecError, SpecErrors
@@ -138,6 +139,36 @@ class Bibliography:
         elif any(quote in text for text in lines):
             return None
         return f"quote not found verbatim in {citation.source}{_divergence(quote, lines)}"
+
+
+def citation_problems(bib: Bibliography, raw: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What is wrong with one citation as written in a data file (``source``, ``section``,
+    ``quote``, optional ``line`` and ``attribution``): (the key at fault, the message). The
+    same checks for every file that quotes a source: the source exists, reports the
+    attribution, and holds the quote verbatim (on its line)."""
+    source = bib.sources.get(str(raw.get("source")))
+    if source is None:
+        known = ", ".join(bib.sources)
+        return [("source", f"unknown source {raw.get('source')!r} (known: {known})")]
+    problems: list[tuple[str, str]] = []
+    attribution = raw.get("attribution")
+    if attribution is not None and attribution not in {r.id for r in source.reports}:
+        reported = ", ".join(r.id for r in source.reports) or "nothing"
+        problems.append(
+            ("attribution", f"{source.id} does not report {attribution!r} (it reports: {reported})")
+        )
+    problem = bib.check_quote(
+        Citation(
+            source=source.id,
+            section=str(raw.get("section", "")),
+            quote=str(raw.get("quote", "")),
+            line=raw.get("line"),
+            attribution=attribution,
+        )
+    )
+    if problem:
+        problems.append(("quote", problem))
+    return problems
 
 
 NO_QUOTES_HELP = (

@@ -3,7 +3,8 @@
 A file the catalog loads (``spec/sources.yaml``, ``spec/rulesets/*.yaml``,
 ``spec/house-rules/*.yaml``) is checked as part of the catalog. Any other file, under
 ``spec/`` or elsewhere (a player's own house rule), is checked on its own: as a
-bibliography, a ruleset or a house rule as its name, folder or ``kind`` says, and then
+bibliography, the decisions, the disagreements (with their quotes), a ruleset or a house
+rule as its name, folder or ``kind`` says, and then
 resolved on the ruleset its ``origin`` names (a ruleset on the one it ``extends``), so
 every error a later ``show`` or ``play`` would hit is reported now. A file that is none
 of these is an error, never passed unread; so is a folder without a single YAML file.
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from schwimmen.resources import schema_dir, spec_dir
+from schwimmen.spec import decisions, disagreements
 from schwimmen.spec.errors import Notice, SpecError, SpecErrors
 from schwimmen.spec.loader import SEPARATOR, Catalog, catalog_files
 from schwimmen.spec.sources import load_bibliography
@@ -83,6 +85,10 @@ def _check_alone(file: Path, catalog: Catalog, root: Path) -> list[SpecError]:
         except SpecErrors as exc:
             return list(exc.errors)
         return []
+    if file.name == decisions.FILE or (kind is None and keys == {"decisions"}):
+        return decisions.load_decisions(file)[1]
+    if file.name == disagreements.FILE or (kind is None and keys == {"labels", "sections"}):
+        return disagreements.load_disagreements(file, catalog.bibliography)[1]
     # A data file beside the rules (the glossary, the site's words) has a schema of its name.
     data_schema = schema_dir() / f"{file.stem}.schema.json"
     beside = kind is None and "kind" not in keys and file.parent.resolve() == root.resolve()
@@ -92,8 +98,8 @@ def _check_alone(file: Path, catalog: Catalog, root: Path) -> list[SpecError]:
         return [
             doc.error(
                 (),
-                "not a ruleset, house rule or bibliography: it has no 'kind' "
-                "(ruleset or house-rule) and is not a 'sources' list",
+                "not a ruleset, house rule, bibliography, decisions or disagreements file: "
+                "it has no 'kind' (ruleset or house-rule) and is not a 'sources' list",
             )
         ]
     sf = catalog.add(file, expected_kind=kind)
