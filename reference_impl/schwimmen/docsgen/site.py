@@ -28,10 +28,13 @@ from schwimmen.docsgen import (
     playguide,
     reference,
     rulepages,
+    searchrank,
     statistics,
     testguide,
 )
 from schwimmen.docsgen.context import Site, build_context
+from schwimmen.docsgen.glance import Glance, load_glance
+from schwimmen.docsgen.glance import check as check_glance
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     CLI_REFERENCE,
@@ -99,6 +102,8 @@ class SiteInput:
     # the simulator's figures and the real examples on the guides (off for quick tests)
     simulate: bool = True
     examples: bool = True
+    # the comparison's words (spec/at-a-glance.yaml); None: read the shipped file
+    glance: Glance | None = None
 
 
 @dataclass(frozen=True)
@@ -166,6 +171,10 @@ def build_site(given: SiteInput) -> SiteOutput:
     problems = check_citations(catalog.bibliography, page_citations())
     if problems:
         raise DocsBuildError("quotes on generated pages are wrong:\n" + "\n".join(problems))
+    try:
+        glance = given.glance if given.glance is not None else load_glance()
+    except SpecErrors as exc:
+        raise DocsBuildError(f"the comparison's words do not load:\n{exc}") from None
     sections = (
         disagreements.parse_scenarios(given.matrix_text) if given.matrix_text is not None else None
     )
@@ -190,12 +199,15 @@ def build_site(given: SiteInput) -> SiteOutput:
     else:
         site = dataclasses.replace(site, scenario_titles=scenario_titles)
 
+    wording = check_glance(glance, site.rulesets)
+    if wording:
+        raise DocsBuildError(
+            "the comparison's words do not fit the rulesets:\n" + "\n".join(map(str, wording))
+        )
     pages = [
         Page(HOME, home.home_markdown(site)),
         Page(RULESETS_INDEX, rulepages.rulesets_index_markdown(site)),
         Page(HOUSE_RULES_INDEX, rulepages.house_rules_index_markdown(site)),
-        Page(COMPARISON, compare.comparison_markdown(site)),
-        Page(PAIRS_INDEX, compare.pairs_index_markdown(site)),
         Page(
             DISAGREEMENTS,
             disagreements.disagreements_markdown(site, sections, given.matrix_looked_for, suite),
@@ -248,7 +260,7 @@ def build_site(given: SiteInput) -> SiteOutput:
         for hid, sf in site.house_rules.items()
     ]
     pages += [
-        Page(pair_page(a, b), compare.pair_markdown(site, a, b), in_nav=False)
+        Page(pair_page(a, b), compare.pair_markdown(site, glance, a, b), in_nav=False)
         for a, b in compare.pair_ids(site)
     ]
     if suite is not None:
@@ -261,8 +273,16 @@ def build_site(given: SiteInput) -> SiteOutput:
         Page(conformance_doc(name), conformance_doc_markdown(name, text))
         for name, text in given.conformance_docs.items()
     ]
+    pages = [
+        dataclasses.replace(page, markdown=searchrank.with_rank(page.path, page.markdown))
+        if page.path.endswith(".md")
+        else page
+        for page in pages
+    ]
     pages += [Page(path, text, in_nav=False) for path, text in given.static_files.items()]
-    return SiteOutput(pages, navigation(site, given, suite), site, suite)
+    return SiteOutput(
+        pages, navigation(site, given, suite), site, suite, inserts=compare.inserts(site, glance)
+    )
 
 
 def plan_suite(catalog: Catalog, fixtures: Sequence[Fixture]) -> Suite:
