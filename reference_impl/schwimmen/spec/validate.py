@@ -15,10 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from schwimmen.resources import spec_dir
+from schwimmen.resources import schema_dir, spec_dir
 from schwimmen.spec.errors import Notice, SpecError, SpecErrors
 from schwimmen.spec.loader import SEPARATOR, Catalog, catalog_files
 from schwimmen.spec.sources import load_bibliography
+from schwimmen.spec.validation import schema_errors
 from schwimmen.spec.yamlread import YamlError, read_file
 
 BIBLIOGRAPHY = "sources.yaml"
@@ -82,6 +83,11 @@ def _check_alone(file: Path, catalog: Catalog, root: Path) -> list[SpecError]:
         except SpecErrors as exc:
             return list(exc.errors)
         return []
+    # A data file beside the rules (the glossary, the site's words) has a schema of its name.
+    data_schema = schema_dir() / f"{file.stem}.schema.json"
+    beside = kind is None and "kind" not in keys and file.parent.resolve() == root.resolve()
+    if beside and data_schema.is_file():
+        return schema_errors(doc, data_schema.name)
     if kind is None and "kind" not in keys:
         return [
             doc.error(
