@@ -55,11 +55,13 @@ def _footnote_id(rid: str, param: str) -> str:
     return f"{rid}--{param_anchor(param)}"
 
 
-def _cell_md(cell: Cell, classes: dict[str, int], differs: bool, here: str) -> tuple[str, str]:
+def _cell_md(
+    cell: Cell, classes: dict[str, int], differs: bool, here: str, not_applicable: str
+) -> tuple[str, str]:
     """The cell's markdown and its footnote definition ('' for an inapplicable cell)."""
     setting = cell.setting
     if setting is None:
-        return '<span class="v na" title="does not apply to this ruleset">—</span>', ""
+        return f'<span class="v na" title="{attr(not_applicable)}">—</span>', ""
     rid = cell.ruleset.id
     key = cell.key or ""
     number = min(classes[key], PALETTE) if differs else 0
@@ -77,19 +79,20 @@ def _cell_md(cell: Cell, classes: dict[str, int], differs: bool, here: str) -> t
     return text, note
 
 
-def comparison_key() -> str:
-    """The key's chips: one per provenance kind, inherited, and does-not-apply."""
+def comparison_key(glance: Glance, language: str = "en") -> str:
+    """The key's chips: one per provenance kind, inherited, does not apply, and the
+    colours of the other values of a row."""
     kinds = " ".join(
         f'<span class="v v0 k-{k.value}" title="{attr(KIND_HELP[k])}">{KIND_SYMBOL[k]} '
         f"{k.value}</span>"
         for k in ProvenanceKind
     )
+    other = esc(glance.label("other", language))
     return (
         f"{kinds} "
-        '<span class="v v0 k-cited inh">❝↳ inherited</span> '
-        '<span class="v na">— does not apply</span> · '
-        '<span class="v v1">other</span> <span class="v v2">other</span> '
-        '<span class="v v3">other</span>'
+        f'<span class="v v0 k-cited inh">❝↳ {esc(glance.label("inherited", language))}</span> '
+        f'<span class="v na">— {esc(glance.label("not-applicable", language))}</span> · '
+        + " ".join(f'<span class="v v{i}">{other}</span>' for i in (1, 2, 3))
     )
 
 
@@ -124,17 +127,21 @@ def comparison_tables(site: Site, glance: Glance, language: str = "en") -> str:
             differing += differs
             marker = "row-differs" if differs else "row-same"
             name = link(here, f"{SCHEMA_REFERENCE}#{param_anchor(param.path)}", esc(param.title))
+            same = esc(glance.label("same-in-all", language))
             row = [
                 f'<span class="{marker}" title="{attr(param.path)}">{name}</span>'
-                + ("" if differs else ' <small class="same-note">same in all</small>')
+                + ("" if differs else f' <small class="same-note">{same}</small>')
             ]
             for cell in cells:
-                text, note = _cell_md(cell, classes, differs, here)
+                text, note = _cell_md(
+                    cell, classes, differs, here, glance.label("not-applicable", language)
+                )
                 row.append(text)
                 if note:
                     notes.append(note)
             rows.append(row)
-        jump.append(f"[{esc(title)}](#{group}) ({differing}/{len(params)} differ)")
+        count = esc(glance.label("differ-count", language, d=differing, n=len(params)))
+        jump.append(f"[{esc(title)}](#{group}) ({count})")
         sections += [
             f"### {esc(title)} {{#{group}}}",
             "",
@@ -166,9 +173,9 @@ def pair_ids(site: Site) -> list[tuple[str, str]]:
     return list(combinations(site.rulesets, 2))
 
 
-def _pair_cell(setting: Setting | None, base: str, here: str) -> str:
+def _pair_cell(setting: Setting | None, base: str, here: str, glance: Glance) -> str:
     if setting is None:
-        return '<span class="na">does not apply</span>'
+        return f'<span class="na">{esc(glance.label("not-applicable"))}</span>'
     prov = setting.provenance
     text = (
         f"**{short_md(setting.param, setting.value)}** "
@@ -182,9 +189,9 @@ def _pair_cell(setting: Setting | None, base: str, here: str) -> str:
             f"<small>— {where(first, here)}</small>"
         )
     if prov.reading:
-        text += f"<br><small>Reading: {esc(prov.reading)}</small>"
+        text += f"<br><small>{esc(glance.label('reading'))}: {esc(prov.reading)}</small>"
     elif prov.kind is ProvenanceKind.DEFAULT and prov.why:
-        text += f"<br><small>Why: {esc(prov.why)}</small>"
+        text += f"<br><small>{esc(glance.label('why'))}: {esc(prov.why)}</small>"
     return text
 
 
@@ -201,18 +208,19 @@ def pair_markdown(site: Site, glance: Glance, a: str, b: str) -> str:
         page = link(here, ruleset_page(rid), esc(glance.name(rid)))
         return f'<span title="{title}">{page}</span> ({code(rid)})'
 
+    title = glance.label("pair-title", a=esc(glance.name(a)), b=esc(glance.name(b)))
     out = [
-        *wide_page(f"{esc(glance.name(a))} vs {esc(glance.name(b))}", hide_navigation=True),
-        f"{named(a)} and {named(b)} differ in **{len(differ)}** rules. "
-        f"On the command line: {code(f'schwimmen diff {a} {b}')}.",
+        *wide_page(title, hide_navigation=True),
+        glance.label("pair-differ", a=named(a), b=named(b), n=f"**{len(differ)}**")
+        + f" {esc(glance.label('pair-command'))} {code(f'schwimmen diff {a} {b}')}.",
         "",
     ]
     rows = [
         [
             f"{esc(GROUPS[BY_PATH[p].group])}: "
             + link(here, f"{SCHEMA_REFERENCE}#{param_anchor(p)}", f"**{esc(BY_PATH[p].title)}**"),
-            _pair_cell(ra.settings.get(p), ra.base, here),
-            _pair_cell(rb.settings.get(p), rb.base, here),
+            _pair_cell(ra.settings.get(p), ra.base, here, glance),
+            _pair_cell(rb.settings.get(p), rb.base, here, glance),
         ]
         for p in differ
     ]
@@ -226,10 +234,11 @@ def pair_markdown(site: Site, glance: Glance, a: str, b: str) -> str:
         body = "\n".join(
             f"- **{esc(BY_PATH[p].title)}**: {short_md(p, ra.settings[p].value)}" for p in same
         )
-        out.append(f'??? note "The {len(same)} rules they share"\n')
+        shared = glance.label("pair-shared", n=len(same)).replace('"', "'")
+        out.append(f'??? note "{shared}"\n')
         out += ["    " + line for line in body.splitlines()]
         out.append("")
-    out += [f"Back to {link(here, PAIRS_INDEX, 'all pairs')}.", ""]
+    out += [link(here, PAIRS_INDEX, esc(glance.label("pair-back"))), ""]
     return "\n".join(out)
 
 
@@ -252,7 +261,10 @@ def pairs_grid(site: Site, glance: Glance, language: str = "en") -> str:
             key = (a, b) if (a, b) in counts else (b, a)
             n = counts[key]
             heat = round(4 * n / top)
-            tip = attr(f"{glance.name(a, language)} – {glance.name(b, language)}: {n}")
+            tip = attr(
+                f"{glance.name(a, language)} – {glance.name(b, language)}: "
+                + glance.label("pair-tip", language, n=n)
+            )
             row.append(
                 f'<span class="heat heat{heat}" title="{tip}">'
                 f"[{n}]({rel(here, pair_page(*key))})</span>"
@@ -273,7 +285,7 @@ def inserts(site: Site, glance: Glance) -> dict[str, Insert]:
         "compare-at-a-glance": lambda language: glance_table(
             glance, site.rulesets, language, COMPARISON
         ),
-        "compare-key": lambda language: comparison_key(),
+        "compare-key": lambda language: comparison_key(glance, language),
         "compare-tables": lambda language: comparison_tables(site, glance, language),
         "pairs-grid": lambda language: pairs_grid(site, glance, language),
     }

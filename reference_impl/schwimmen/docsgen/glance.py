@@ -73,10 +73,11 @@ class Glance:
         words = self.names.get(rid)
         return words.get(language) if words else rid
 
-    def label(self, key: str, language: str = "en", **numbers: int) -> str:
+    def label(self, key: str, language: str = "en", **values: int | str) -> str:
+        """A label's words with its ``{n}``-style blanks filled (values are not escaped)."""
         text = self.labels[key].get(language)
-        for name, number in numbers.items():
-            text = text.replace("{" + name + "}", str(number))
+        for name, value in values.items():
+            text = text.replace("{" + name + "}", str(value))
         return text
 
 
