@@ -1,11 +1,11 @@
 """MkDocs hooks: generate the site's pages from the spec loader at build time.
 
 MkDocs loads this file through ``hooks:`` in ``mkdocs.yml``. It gathers the inputs
-(the catalog, the guide's example, the disagreements and decisions of ``spec/``, the CLI
-parser, the JSON Schemas, the conformance fixtures through their loader, the conformance
-documents and the adapter example), all from the repository and nothing outside it, and
-hands them to :func:`schwimmen.docsgen.site.build_site`, which turns them into markdown
-(and runs the engine for the disagreements and the simulator for the statistics). The
+(the catalog, the guide's example, the disagreements and decisions of ``spec/``, the
+comparison's words, the CLI parser, the JSON Schemas, the conformance fixtures through
+their loader, the conformance documents and the adapter example), all from the
+repository and nothing outside it, and hands them to
+:func:`schwimmen.docsgen.site.build_site`, which turns them into markdown (and runs the engine for the disagreements and the simulator for the statistics). The
 pages exist only in memory: nothing generated is written into ``docs/``. Any problem that
 would make the site wrong (a spec error, a fixture that does not load, an example that does
 not resolve, a wrong quote) stops the build with the loader's messages.
@@ -35,6 +35,7 @@ if (_CHECKOUT / "reference_impl" / "schwimmen").is_dir():
 
 from schwimmen.cli.main import build_parser  # noqa: E402
 from schwimmen.conformance.fixtures import load_fixtures  # noqa: E402
+from schwimmen.docsgen.glance import load_glance  # noqa: E402
 from schwimmen.docsgen.inserts import fill  # noqa: E402
 from schwimmen.docsgen.inserts import markers as _markers  # noqa: E402
 from schwimmen.docsgen.markup import ADAPTER_EXAMPLE, CONFORMANCE_DOCS  # noqa: E402
@@ -48,6 +49,7 @@ from schwimmen.docsgen.site import (  # noqa: E402
 from schwimmen.resources import conformance_dir, schema_dir, spec_dir  # noqa: E402
 from schwimmen.spec.decisions import load_decisions  # noqa: E402
 from schwimmen.spec.disagreements import load_disagreements  # noqa: E402
+from schwimmen.spec.errors import SpecErrors  # noqa: E402
 from schwimmen.spec.loader import Catalog  # noqa: E402
 
 EXAMPLE = Path("examples") / "house-rule-example.yaml"
@@ -95,6 +97,10 @@ def _gather(config: MkDocsConfig) -> SiteInput:
     }
     adapter_file = suite_dir / "examples" / Path(ADAPTER_EXAMPLE).name
     adapter = adapter_file.read_text(encoding="utf-8") if adapter_file.is_file() else None
+    try:
+        glance = load_glance()
+    except SpecErrors as exc:
+        raise DocsBuildError(f"the comparison's words do not load:\n{exc}") from None
     # Files the conformance documents link to, published as they are.
     static = {
         f"schemas/{name}": (schema_dir() / name).read_text(encoding="utf-8")
@@ -120,6 +126,7 @@ def _gather(config: MkDocsConfig) -> SiteInput:
         conformance_docs=docs,
         adapter_example=adapter,
         static_files=static,
+        glance=glance,
     )
 
 

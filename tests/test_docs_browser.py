@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ PAGES = {
     "home": "",
     "ruleset-pagat": "rulesets/pagat/",
     "comparison": "compare/",
+    "pairs": "compare/pairs/",
     "fixture": "fixtures/round/thirty-one-by-a-swap/",
     "fixture-evaluation": "fixtures/evaluation/card-values/",
     "fixtures-index": "fixtures/",
@@ -209,14 +211,20 @@ def test_page_loads_cleanly_and_offline(
 
 
 def test_comparison_page_has_every_ruleset(driver: Any, base_url: str) -> None:
+    """Every table of the comparison heads its columns with each ruleset's name for
+    players and its id; the rules at a glance come first."""
+    from schwimmen.docsgen.glance import load_glance
     from schwimmen.spec.loader import Catalog
 
+    words = load_glance()
     _viewport(driver, DESKTOP, mobile=False)
     _open(driver, base_url + PAGES["comparison"])
-    headers = {
-        th.text.strip() for th in driver.find_elements("css selector", "article table thead th")
-    }
-    assert set(Catalog.load().rulesets) <= headers
+    tables = driver.find_elements("css selector", "article table")
+    assert "glance-table" in (tables[0].get_attribute("class") or "")
+    for table in tables:
+        headers = [th.text.strip() for th in table.find_elements("css selector", "thead th")]
+        for rid in Catalog.load().rulesets:
+            assert f"{words.name(rid)}\n{rid}" in headers, (rid, headers)
 
 
 def test_search_finds_feuer(driver: Any, base_url: str, screenshots: Path) -> None:
@@ -242,9 +250,106 @@ def test_search_finds_feuer(driver: Any, base_url: str, screenshots: Path) -> No
     driver.save_screenshot(str(screenshots / "search-feuer-desktop-1280x900.png"))
 
 
+def _search(driver: Any, base_url: str, query: str, *, mobile: bool) -> list[str]:
+    """Type ``query`` into the site's search and return the result links, best first, as
+    site paths with their anchors (``rulesets/pagat/#three_aces``)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _open(driver, base_url)
+    if mobile:  # on a phone the search opens from the magnifier in the header
+        driver.find_element(By.CSS_SELECTOR, "label.md-header__button[for='__search']").click()
+    box = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
+    WebDriverWait(driver, 10).until(lambda d: box.is_displayed())
+    box.click()
+    box.send_keys(query)
+
+    def links(d: Any) -> list[str]:
+        found = d.find_elements(By.CSS_SELECTOR, ".md-search-result__item > a")
+        return [a.get_attribute("href") for a in found]
+
+    hrefs: list[str] = WebDriverWait(driver, 20).until(links)
+    time.sleep(0.5)  # the worker may refine the first answer as the index settles
+    hrefs = links(driver)
+    out = []
+    for href in hrefs:
+        path, _, anchor = href.removeprefix(base_url).partition("#")
+        out.append(path.split("?", 1)[0] + (f"#{anchor}" if anchor else ""))
+    return out
+
+
+def _is_rule_page(link: str, rulesets: set[str]) -> bool:
+    """A ruleset's page, the glossary, or the comparison's rules at a glance."""
+    page, _, anchor = link.partition("#")
+    if page.startswith("rulesets/") and page.strip("/").split("/")[-1] in rulesets:
+        return True
+    if page == "reference/glossary/":
+        return True
+    return page == "compare/" and anchor in ("", "at-a-glance")
+
+
+@pytest.mark.parametrize("query", ["Feuer", "drei Asse", "schwimmen"])
+@pytest.mark.parametrize(
+    ("label", "size", "mobile"), [("desktop", DESKTOP, False), ("phone", PHONE, True)]
+)
+def test_search_puts_a_rule_page_first(
+    driver: Any, base_url: str, query: str, label: str, size: tuple[int, int], mobile: bool
+) -> None:
+    """A player's words find the rules before the conformance fixtures and the pairs."""
+    from schwimmen.spec.loader import Catalog
+
+    _viewport(driver, size, mobile=mobile)
+    driver.get_log("browser")
+    found = _search(driver, base_url, query, mobile=mobile)
+    assert found, query
+    assert _is_rule_page(found[0], set(Catalog.load().rulesets)), (query, label, found[:5])
+    assert not [link for link in found if "/pairs/" in link and "-vs-" in link]
+    assert _severe(driver) == []
+
+
+def test_pairs_grid_keeps_names_whole_on_a_phone(driver: Any, base_url: str) -> None:
+    """No ruleset name in the grid of pairs is broken inside a word, and no two column
+    headings overlap."""
+    _viewport(driver, PHONE, mobile=True)
+    _open(driver, base_url + PAGES["pairs"])
+    broken: list[str] = driver.execute_script(
+        """
+        const out = [];
+        for (const cell of document.querySelectorAll('.pairs-grid th, .pairs-grid td')) {
+          const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const m of node.data.matchAll(/\\S+/g)) {
+              const range = document.createRange();
+              range.setStart(node, m.index);
+              range.setEnd(node, m.index + m[0].length);
+              if (range.getClientRects().length > 1) out.push(m[0]);
+            }
+          }
+        }
+        return out;"""
+    )
+    assert broken == []
+    boxes: list[list[float]] = driver.execute_script(
+        "return [...document.querySelectorAll('.pairs-grid thead th .upright')].map(e => {"
+        " const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })"
+    )
+    assert len(boxes) >= 10
+    for a, b in pairwise(boxes):
+        assert a[1] <= b[0] + 0.5, (a, b)  # each heading ends before the next begins
+
+
 @pytest.mark.parametrize(
     "name",
-    ["fixture", "fixture-evaluation", "statistics", "guide-test", "engine-api", "disagreements"],
+    [
+        "fixture",
+        "fixture-evaluation",
+        "statistics",
+        "guide-test",
+        "engine-api",
+        "comparison",
+        "pairs",
+        "disagreements",
+    ],
 )
 def test_new_pages_fit_a_phone(driver: Any, base_url: str, name: str) -> None:
     """Nothing makes the page itself scroll sideways on a phone (wide tables and code

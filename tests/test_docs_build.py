@@ -138,10 +138,67 @@ def test_comparison_page_names_all_ten_rulesets(site: Path, catalog: Catalog) ->
 
 
 @needs_mkdocs
+def test_the_comparison_starts_with_the_rules_at_a_glance(site: Path, catalog: Catalog) -> None:
+    from schwimmen.docsgen.glance import load_glance
+
+    words = load_glance()
+    html = _page(site, "compare")
+    article = html.split("<article", 1)[1]
+    glance, full = article.split('<div class="cmp-table">', 1)
+    assert 'class="glance-table"' in glance
+    for row in words.rows:
+        assert htmllib.escape(row.label.en, quote=False) in glance, row.id
+        assert f'href="#{row.topic}"' in glance and f'id="{row.topic}"' in full, row.id
+    for rid in catalog.rulesets:
+        name = htmllib.escape(words.name(rid), quote=False)
+        assert f"{name}</a><br><code>{rid}</code>" in glance, rid
+        assert name in full, rid
+    assert "extra-hand-blind-choice" not in glance  # plain words, not the spec's values
+    # the evidence stays on the page (tooltips), folded and out of the search index
+    assert '<details class="quote cmp-evidence"' in full
+    assert full.index("cmp-evidence") < full.index('<div class="footnote">')
+
+
+@needs_mkdocs
 def test_every_pair_of_rulesets_has_a_page(site: Path, catalog: Catalog) -> None:
+    from schwimmen.docsgen.glance import load_glance
+
+    words = load_glance()
     pages = list((site / "compare" / "pairs").glob("*-vs-*/index.html"))
     n = len(catalog.rulesets)
     assert len(pages) == n * (n - 1) // 2
+    page = _page(site, "compare/pairs/altenburg-vs-pagat")
+    for rid in ("altenburg", "pagat"):
+        assert htmllib.escape(words.name(rid), quote=False) in page
+        assert f"<code>{rid}</code>" in page
+    grid = _page(site, "compare/pairs")
+    for rid in catalog.rulesets:
+        assert htmllib.escape(words.name(rid), quote=False) in grid, rid
+    assert grid.count('class="upright"') == n
+
+
+@needs_mkdocs
+def test_search_puts_the_rules_first(site: Path, catalog: Catalog) -> None:
+    """Ruleset pages, the glossary and the comparison are boosted, fixture pages weigh
+    little, pair pages and the comparison's folded evidence are not indexed."""
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    boost: dict[str, set[float]] = {}
+    for doc in index["docs"]:
+        page = doc["location"].split("#", 1)[0]
+        boost.setdefault(page, set()).add(doc.get("boost", 1.0))
+    assert "compare/pairs/" in boost  # the grid is found; the pairs it leads to are not
+    assert not [p for p in boost if p.startswith("compare/pairs/") and p != "compare/pairs/"]
+    rules = {p: b for p, b in boost.items() if p.startswith("rulesets/") and p != "rulesets/"}
+    assert set(rules) == {f"rulesets/{rid}/" for rid in catalog.rulesets}
+    top = min(min(b) for b in rules.values())
+    assert top > 1 and boost["reference/glossary/"] == {top} and boost["compare/"] == {top}
+    fixtures = [b for p, b in boost.items() if p.startswith("fixtures/") and p != "fixtures/"]
+    assert len(fixtures) > 200 and all(max(b) < 1 for b in fixtures)
+    from schwimmen.spec.parameters import GROUPS
+
+    last = f"compare/#{list(GROUPS)[-1]}"
+    section = next(d for d in index["docs"] if d["location"] == last)
+    assert len(section["text"]) < 5000  # the notes under the last table are not indexed
 
 
 @needs_mkdocs

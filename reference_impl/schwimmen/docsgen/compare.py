@@ -1,10 +1,17 @@
-"""The comparison: every rule against every ruleset, and every pair of rulesets.
+"""The comparison's tables: every rule against every ruleset, and every pair of rulesets.
 
-One table per rule group (rows = parameters, columns = rulesets). In a row, equal values
-share a colour and the most common value is plain, so a difference is visible before it
-is read. Every cell links to the rule on its ruleset's page and carries a footnote with
-the evidence (the German quote, the reading or the reason), which the theme shows as a
-tooltip. The provenance kind and inheritance are marked in the cell itself.
+The pages' prose is written in ``docs/compare/index.md`` and ``docs/compare/pairs.md``;
+this module makes the tables they insert (see :func:`inserts`): the rules at a glance
+(:mod:`schwimmen.docsgen.glance`), the full comparison and the grid of pairs, and the
+45 pair pages. Rulesets are shown by their name for players and their id.
+
+The full comparison has one table per rule group (rows = parameters, columns =
+rulesets). In a row, equal values share a colour and the most common value is plain, so
+a difference is visible before it is read. Every cell links to the rule on its ruleset's
+page and carries a footnote with the evidence (the German quote, the reading or the
+reason), which the theme shows as a tooltip; the notes themselves are folded away, since
+unfolded they made the page four times as long. The provenance kind and inheritance are
+marked in the cell itself.
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ from __future__ import annotations
 from itertools import combinations
 
 from schwimmen.docsgen.context import Site, changed_params
+from schwimmen.docsgen.glance import Glance, glance_table
+from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     COMPARISON,
     KIND_HELP,
@@ -38,17 +47,21 @@ from schwimmen.spec.model import ProvenanceKind, Setting
 from schwimmen.spec.parameters import BY_PATH, GROUPS, PARAMETERS
 
 PALETTE = 5  # distinct highlight colours for the values of one row (v1 … v5; v0 is plain)
+# Python-Markdown's footnotes extension puts the notes where a paragraph reads this.
+FOOTNOTES_HERE = "///Footnotes Go Here///"
 
 
 def _footnote_id(rid: str, param: str) -> str:
     return f"{rid}--{param_anchor(param)}"
 
 
-def _cell_md(cell: Cell, classes: dict[str, int], differs: bool, here: str) -> tuple[str, str]:
+def _cell_md(
+    cell: Cell, classes: dict[str, int], differs: bool, here: str, not_applicable: str
+) -> tuple[str, str]:
     """The cell's markdown and its footnote definition ('' for an inapplicable cell)."""
     setting = cell.setting
     if setting is None:
-        return '<span class="v na" title="does not apply to this ruleset">—</span>', ""
+        return f'<span class="v na" title="{attr(not_applicable)}">—</span>', ""
     rid = cell.ruleset.id
     key = cell.key or ""
     number = min(classes[key], PALETTE) if differs else 0
@@ -66,43 +79,45 @@ def _cell_md(cell: Cell, classes: dict[str, int], differs: bool, here: str) -> t
     return text, note
 
 
-def comparison_legend() -> str:
+def comparison_key(glance: Glance, language: str = "en") -> str:
+    """The key's chips: one per provenance kind, inherited, does not apply, and the
+    colours of the other values of a row."""
     kinds = " ".join(
         f'<span class="v v0 k-{k.value}" title="{attr(KIND_HELP[k])}">{KIND_SYMBOL[k]} '
         f"{k.value}</span>"
         for k in ProvenanceKind
     )
+    other = esc(glance.label("other", language))
     return (
-        '<div class="cmp-legend" markdown>\n'
-        f"**Key:** {kinds} "
-        '<span class="v v0 k-cited inh">❝↳ inherited</span> '
-        '<span class="v na">— does not apply</span> · '
-        "In a row where the rulesets differ, the most common value is plain and every other "
-        'value has its own colour: <span class="v v1">other</span> <span class="v v2">other'
-        '</span> <span class="v v3">other</span>. The footnote number after each value shows '
-        "the evidence (hover or tap it); the value links to the rule's page.\n"
-        "</div>\n"
+        f"{kinds} "
+        f'<span class="v v0 k-cited inh">❝↳ {esc(glance.label("inherited", language))}</span> '
+        f'<span class="v na">— {esc(glance.label("not-applicable", language))}</span> · '
+        + " ".join(f'<span class="v v{i}">{other}</span>' for i in (1, 2, 3))
     )
 
 
-def comparison_markdown(site: Site) -> str:
-    """The whole comparison page: one table per group, footnotes at the end."""
+def ruleset_header(site: Site, glance: Glance, rid: str, here: str, language: str = "en") -> str:
+    """A ruleset as a table heading: its name for players, linked to its page, over its id."""
+    return (
+        f'<span class="rs-name" title="{attr(site.rulesets[rid].title)}">'
+        f"{link(here, ruleset_page(rid), esc(glance.name(rid, language)))}</span><br>"
+        f'<span class="rs-id">{code(rid)}</span>'
+    )
+
+
+def comparison_tables(site: Site, glance: Glance, language: str = "en") -> str:
+    """Every rule against every ruleset: the jump list, one table per group, and the
+    footnotes with each cell's evidence, folded (the theme shows them as tooltips)."""
     here = COMPARISON
     rulesets = site.rulesets
-    out = [
-        *wide_page("Compare the rulesets", hide_navigation=True),
-        f"Every rule of the {len(rulesets)} rulesets side by side, one table per topic. "
-        f"For two rulesets at a time see {link(here, PAIRS_INDEX, 'Compare two')}.",
-        "",
-        comparison_legend(),
-        "",
+    header = [esc(glance.label("rule", language))] + [
+        ruleset_header(site, glance, rid, here, language) for rid in rulesets
     ]
     jump = []
     sections: list[str] = []
     notes: list[str] = []
     for group, title in GROUPS.items():
         params = [p for p in PARAMETERS if p.group == group]
-        header = ["rule"] + [link(here, ruleset_page(rid), code(rid)) for rid in rulesets]
         rows = []
         differing = 0
         for param in params:
@@ -112,27 +127,43 @@ def comparison_markdown(site: Site) -> str:
             differing += differs
             marker = "row-differs" if differs else "row-same"
             name = link(here, f"{SCHEMA_REFERENCE}#{param_anchor(param.path)}", esc(param.title))
+            same = esc(glance.label("same-in-all", language))
             row = [
                 f'<span class="{marker}" title="{attr(param.path)}">{name}</span>'
-                + ("" if differs else ' <small class="same-note">same in all</small>')
+                + ("" if differs else f' <small class="same-note">{same}</small>')
             ]
             for cell in cells:
-                text, note = _cell_md(cell, classes, differs, here)
+                text, note = _cell_md(
+                    cell, classes, differs, here, glance.label("not-applicable", language)
+                )
                 row.append(text)
                 if note:
                     notes.append(note)
             rows.append(row)
-        jump.append(f"[{esc(title)}](#{group}) ({differing}/{len(params)} differ)")
+        count = esc(glance.label("differ-count", language, d=differing, n=len(params)))
+        jump.append(f"[{esc(title)}](#{group}) ({count})")
         sections += [
-            f"## {esc(title)} {{#{group}}}",
+            f"### {esc(title)} {{#{group}}}",
             "",
             f'<div class="cmp-table" markdown>\n\n{table(header, rows)}\n\n</div>',
             "",
         ]
-    out += [" · ".join(jump), "{: .cmp-jump }", ""]
-    out += sections
-    out += notes
-    out.append("")
+    evidence = esc(glance.label("evidence", language, n=len(notes)))
+    out = [" · ".join(jump), "{: .cmp-jump }", "", *sections]
+    # The footnotes go where the marker stands (Python-Markdown's footnotes extension), here
+    # inside a folded box: the page stays short and every note is still a tooltip. Search
+    # skips the box: the same quotes are found on the rulesets' pages, one rule at a time.
+    out += [
+        '<details class="quote cmp-evidence" data-search-exclude markdown="1">',
+        f'<summary markdown="span">{evidence}</summary>',
+        "",
+        FOOTNOTES_HERE,
+        "",
+        "</details>",
+        "",
+        *notes,
+        "",
+    ]
     return "\n".join(out)
 
 
@@ -142,9 +173,9 @@ def pair_ids(site: Site) -> list[tuple[str, str]]:
     return list(combinations(site.rulesets, 2))
 
 
-def _pair_cell(setting: Setting | None, base: str, here: str) -> str:
+def _pair_cell(setting: Setting | None, base: str, here: str, glance: Glance) -> str:
     if setting is None:
-        return '<span class="na">does not apply</span>'
+        return f'<span class="na">{esc(glance.label("not-applicable"))}</span>'
     prov = setting.provenance
     text = (
         f"**{short_md(setting.param, setting.value)}** "
@@ -158,58 +189,62 @@ def _pair_cell(setting: Setting | None, base: str, here: str) -> str:
             f"<small>— {where(first, here)}</small>"
         )
     if prov.reading:
-        text += f"<br><small>Reading: {esc(prov.reading)}</small>"
+        text += f"<br><small>{esc(glance.label('reading'))}: {esc(prov.reading)}</small>"
     elif prov.kind is ProvenanceKind.DEFAULT and prov.why:
-        text += f"<br><small>Why: {esc(prov.why)}</small>"
+        text += f"<br><small>{esc(glance.label('why'))}: {esc(prov.why)}</small>"
     return text
 
 
-def pair_markdown(site: Site, a: str, b: str) -> str:
+def pair_markdown(site: Site, glance: Glance, a: str, b: str) -> str:
     """Two rulesets: only what differs, each side with its evidence; the rest folded."""
     here = pair_page(a, b)
     ra, rb = site.rulesets[a], site.rulesets[b]
     differ = changed_params(ra, rb)
     order = {p.path: i for i, p in enumerate(PARAMETERS)}
     differ.sort(key=order.__getitem__)
+
+    def named(rid: str) -> str:
+        title = attr(site.rulesets[rid].title)
+        page = link(here, ruleset_page(rid), esc(glance.name(rid)))
+        return f'<span title="{title}">{page}</span> ({code(rid)})'
+
+    title = glance.label("pair-title", a=esc(glance.name(a)), b=esc(glance.name(b)))
     out = [
-        *wide_page(f"{a} vs {b}", hide_navigation=True),
-        f"{link(here, ruleset_page(a), esc(ra.title))} and "
-        f"{link(here, ruleset_page(b), esc(rb.title))} differ in **{len(differ)}** rules. "
-        f"On the command line: {code(f'schwimmen diff {a} {b}')}.",
+        *wide_page(title, hide_navigation=True),
+        glance.label("pair-differ", a=named(a), b=named(b), n=f"**{len(differ)}**")
+        + f" {esc(glance.label('pair-command'))} {code(f'schwimmen diff {a} {b}')}.",
         "",
     ]
     rows = [
         [
             f"{esc(GROUPS[BY_PATH[p].group])}: "
             + link(here, f"{SCHEMA_REFERENCE}#{param_anchor(p)}", f"**{esc(BY_PATH[p].title)}**"),
-            _pair_cell(ra.settings.get(p), ra.base, here),
-            _pair_cell(rb.settings.get(p), rb.base, here),
+            _pair_cell(ra.settings.get(p), ra.base, here, glance),
+            _pair_cell(rb.settings.get(p), rb.base, here, glance),
         ]
         for p in differ
     ]
     if rows:
-        out += [
-            '<div class="pair-table" markdown>',
-            "",
-            table(["rule", code(a), code(b)], rows),
-            "",
-            "</div>",
-            "",
+        header = [esc(glance.label("rule"))] + [
+            ruleset_header(site, glance, rid, here) for rid in (a, b)
         ]
+        out += ['<div class="pair-table" markdown>', "", table(header, rows), "", "</div>", ""]
     same = [p.path for p in PARAMETERS if p.path in ra.settings and p.path not in differ]
     if same:
         body = "\n".join(
             f"- **{esc(BY_PATH[p].title)}**: {short_md(p, ra.settings[p].value)}" for p in same
         )
-        out.append(f'??? note "The {len(same)} rules they share"\n')
+        shared = glance.label("pair-shared", n=len(same)).replace('"', "'")
+        out.append(f'??? note "{shared}"\n')
         out += ["    " + line for line in body.splitlines()]
         out.append("")
-    out += [f"Back to {link(here, PAIRS_INDEX, 'all pairs')}.", ""]
+    out += [link(here, PAIRS_INDEX, esc(glance.label("pair-back"))), ""]
     return "\n".join(out)
 
 
-def pairs_index_markdown(site: Site) -> str:
-    """A grid of all pairs: each cell is the number of differing rules, linked."""
+def pairs_grid(site: Site, glance: Glance, language: str = "en") -> str:
+    """A grid of all pairs: each cell is the number of differing rules, linked to the pair's
+    page. The column headings stand upright so that whole names fit a phone."""
     here = PAIRS_INDEX
     ids = list(site.rulesets)
     counts = {
@@ -218,7 +253,7 @@ def pairs_index_markdown(site: Site) -> str:
     top = max(counts.values(), default=1) or 1
     rows = []
     for a in ids:
-        row = [link(here, ruleset_page(a), code(a))]
+        row = [ruleset_header(site, glance, a, here, language)]
         for b in ids:
             if a == b:
                 row.append('<span class="na">·</span>')
@@ -226,23 +261,31 @@ def pairs_index_markdown(site: Site) -> str:
             key = (a, b) if (a, b) in counts else (b, a)
             n = counts[key]
             heat = round(4 * n / top)
+            tip = attr(
+                f"{glance.name(a, language)} – {glance.name(b, language)}: "
+                + glance.label("pair-tip", language, n=n)
+            )
             row.append(
-                f'<span class="heat heat{heat}" title="{a} vs {b}: {n} rules differ">'
+                f'<span class="heat heat{heat}" title="{tip}">'
                 f"[{n}]({rel(here, pair_page(*key))})</span>"
             )
         rows.append(row)
-    out = [
-        *wide_page("Compare two rulesets"),
-        "Each number is how many rules two rulesets set differently; follow it to see those "
-        "rules side by side with their evidence. The darker the cell, the further apart.",
-        "",
-        '<div class="cmp-table pairs-grid" markdown>',
-        "",
-        table([""] + [code(b) for b in ids], rows),
-        "",
-        "</div>",
-        "",
-        f"All rules at once: {link(here, COMPARISON, 'the comparison')}.",
-        "",
+    header = [""] + [
+        f'<span class="upright">{ruleset_header(site, glance, b, here, language)}</span>'
+        for b in ids
     ]
-    return "\n".join(out)
+    return "\n".join(
+        ['<div class="pairs-grid" markdown>', "", table(header, rows), "", "</div>", ""]
+    )
+
+
+def inserts(site: Site, glance: Glance) -> dict[str, Insert]:
+    """The generated parts of the hand-written comparison pages (``docs/compare/``)."""
+    return {
+        "compare-at-a-glance": lambda language: glance_table(
+            glance, site.rulesets, language, COMPARISON
+        ),
+        "compare-key": lambda language: comparison_key(glance, language),
+        "compare-tables": lambda language: comparison_tables(site, glance, language),
+        "pairs-grid": lambda language: pairs_grid(site, glance, language),
+    }

@@ -31,10 +31,13 @@ from schwimmen.docsgen import (
     playguide,
     reference,
     rulepages,
+    searchrank,
     statistics,
     testguide,
 )
 from schwimmen.docsgen.context import Site, build_context
+from schwimmen.docsgen.glance import Glance, load_glance
+from schwimmen.docsgen.glance import check as check_glance
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     CLI_REFERENCE,
@@ -105,6 +108,8 @@ class SiteInput:
     # the simulator's figures and the real examples on the guides (off for quick tests)
     simulate: bool = True
     examples: bool = True
+    # the comparison's words (spec/at-a-glance.yaml); None: read the shipped file
+    glance: Glance | None = None
 
 
 @dataclass(frozen=True)
@@ -171,6 +176,10 @@ def build_site(given: SiteInput) -> SiteOutput:
     if errors:
         raise DocsBuildError("the spec has errors:\n" + "\n".join(str(e) for e in errors))
     try:
+        glance = given.glance if given.glance is not None else load_glance()
+    except SpecErrors as exc:
+        raise DocsBuildError(f"the comparison's words do not load:\n{exc}") from None
+    try:
         citations = page_citations()
     except SpecErrors as exc:
         raise DocsBuildError(str(exc)) from None
@@ -200,10 +209,12 @@ def build_site(given: SiteInput) -> SiteOutput:
             )
         inserts.update(disagreements.inserts(site, suite, data, computed))
 
-    pages = [
-        Page(COMPARISON, compare.comparison_markdown(site)),
-        Page(PAIRS_INDEX, compare.pairs_index_markdown(site)),
-    ]
+    wording = check_glance(glance, site.rulesets)
+    if wording:
+        raise DocsBuildError(
+            "the comparison's words do not fit the rulesets:\n" + "\n".join(map(str, wording))
+        )
+    pages: list[Page] = []
     for rid in site.rulesets:
         conformance = (
             fixturepages.conformance_section(site, suite, rid, ruleset_page(rid)) if suite else None
@@ -232,7 +243,7 @@ def build_site(given: SiteInput) -> SiteOutput:
             for language in pagedata.LANGUAGES
         ]
     pages += [
-        Page(pair_page(a, b), compare.pair_markdown(site, a, b), in_nav=False)
+        Page(pair_page(a, b), compare.pair_markdown(site, glance, a, b), in_nav=False)
         for a, b in compare.pair_ids(site)
     ]
     if suite is not None:
@@ -244,9 +255,16 @@ def build_site(given: SiteInput) -> SiteOutput:
         Page(conformance_doc(name), conformance_doc_markdown(name, text))
         for name, text in given.conformance_docs.items()
     ]
+    pages = [
+        dataclasses.replace(page, markdown=searchrank.with_rank(page.path, page.markdown))
+        if page.path.endswith(".md")
+        else page
+        for page in pages
+    ]
     pages += [Page(path, text, in_nav=False) for path, text in given.static_files.items()]
     parts: list[Mapping[str, str | Insert]] = [
         inserts,
+        compare.inserts(site, glance),
         suite_counts(suite),
         fixturepages.index_parts(site, suite) if suite is not None else {},
         _testing_guide_parts(site, suite, given),
