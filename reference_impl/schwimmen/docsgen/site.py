@@ -18,6 +18,7 @@ from typing import Any
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.harness import default_rulesets, resolve_all
 from schwimmen.docsgen import (
+    calculator,
     compare,
     disagreements,
     engineapi,
@@ -34,6 +35,7 @@ from schwimmen.docsgen import (
 from schwimmen.docsgen.context import Site, build_context
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
+    CALCULATOR,
     CLI_REFERENCE,
     COMPARISON,
     CONFORMANCE_DOCS,
@@ -58,6 +60,7 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
 )
 from schwimmen.docsgen.suite import Suite, build_suite, scenario_numbers
+from schwimmen.engine.handscore import ruleset_names
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import SEPARATOR, Catalog
 from schwimmen.spec.model import Citation, Ruleset
@@ -99,6 +102,8 @@ class SiteInput:
     # the simulator's figures and the real examples on the guides (off for quick tests)
     simulate: bool = True
     examples: bool = True
+    # the hand calculator's tables (about twenty seconds: every hand of every ruleset)
+    calculator: bool = True
 
 
 @dataclass(frozen=True)
@@ -262,7 +267,22 @@ def build_site(given: SiteInput) -> SiteOutput:
         for name, text in given.conformance_docs.items()
     ]
     pages += [Page(path, text, in_nav=False) for path, text in given.static_files.items()]
-    return SiteOutput(pages, navigation(site, given, suite), site, suite)
+    inserts: dict[str, Insert] = {}
+    if given.calculator:
+        pages += _calculator_files(catalog, inserts)
+    return SiteOutput(pages, navigation(site, given, suite), site, suite, inserts)
+
+
+def _calculator_files(catalog: Catalog, inserts: dict[str, Insert]) -> list[Page]:
+    """The hand calculator's tables, valued by the engine for every ruleset and house rule
+    (as ``schwimmen score`` lists them), and its widget for the page."""
+    try:
+        words = calculator.load_words()
+    except SpecErrors as exc:
+        raise DocsBuildError(str(exc)) from None
+    data = calculator.calculator_data(catalog, ruleset_names(catalog), words)
+    inserts["calculator"] = lambda language: calculator.calculator_markup(words, language)
+    return [Page(path, text, in_nav=False) for path, text in data.files().items()]
 
 
 def plan_suite(catalog: Catalog, fixtures: Sequence[Fixture]) -> Suite:
@@ -328,6 +348,8 @@ def navigation(
         },
         {"Compare": compare_items},
     ]
+    if given is None or given.calculator:
+        nav.insert(1, {"For the table": [{"Hand calculator": CALCULATOR}]})
     conformance: list[NavItem] = []
     if suite is not None:
         conformance.append(FIXTURES_INDEX)
