@@ -291,7 +291,11 @@
   }
 
   function picker() {
-    var grid = el("div", { class: "calc-picker", role: "group" });
+    var grid = el("div", {
+      class: "calc-picker",
+      role: "group",
+      "aria-label": say("pick", { n: state.active + 1 }),
+    });
     var hand = state.hands[state.active];
     meta.suits.forEach(function (suit) {
       meta.ranks.forEach(function (rank) {
@@ -403,9 +407,15 @@
     return loading[size];
   }
 
+  // The words may not have arrived: the page's own message (in its language) is shown.
+  var failedMessage = root.querySelector(".calc-failed");
+
   function failed() {
     root.textContent = "";
-    root.appendChild(el("p", { class: "calc-status" }, [say("failed")]));
+    if (failedMessage) {
+      failedMessage.hidden = false;
+      root.appendChild(failedMessage);
+    }
   }
 
   fetch(metaUrl)

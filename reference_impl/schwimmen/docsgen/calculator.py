@@ -240,6 +240,7 @@ def calculator_markup(words: Words, language: str) -> str:
     return (
         '<div class="schwimmen-calculator" data-tables="../calculator.json">\n'
         f'<p class="calc-status">{_html(shown["loading"])}</p>\n'
+        f'<p class="calc-failed" hidden>{_html(shown["failed"])}</p>\n'
         f"<noscript><p>{_html(shown['no-script'])}</p></noscript>\n"
         "</div>\n"
         '<link rel="stylesheet" href="../calculator.css">\n'
