@@ -285,7 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
         "with several hands, separated by /, also who loses the showdown under each "
         "(nobody knocked). Cards that are no hand of a ruleset (too few or too many for its "
         "hand size, or not in its pack) are shown as not a hand in this ruleset. Exit "
-        "status 2 for a card that is not one or a card given twice.",
+        "status 2 for a card that is not one, a card given twice or an unknown ruleset.",
     )
     add_score_arguments(p)
     p.set_defaults(func=_cmd_score)
