@@ -37,14 +37,11 @@ from typing import Any
 from schwimmen.engine import hands as hand_flags
 from schwimmen.engine.hands import Evaluator, HandValue, evaluator_for
 from schwimmen.protocol.cards import text
-from schwimmen.resources import spec_dir
-from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec import words
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.parameters import RANKS, SUITS
 from schwimmen.spec.rules import Rules
-from schwimmen.spec.validation import schema_errors
 from schwimmen.spec.vocabulary import CompleteTie, ProtectionEffect, TiedLowest
-from schwimmen.spec.yamlread import YamlError, read_file
 
 DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 """The base-64 digits of the hand strings, 0 to 63."""
@@ -71,26 +68,9 @@ def hands_file(size: int) -> str:
     return f"tools/calculator-hands-{size}.json"
 
 
-def words_path() -> Path:
-    return spec_dir() / "words" / "calculator.yaml"
-
-
 def load_words(path: Path | None = None) -> dict[str, dict[str, str]]:
-    """The calculator's words by language (``{"en": {...}, "de": {...}}``); raises
-    :class:`SpecErrors` with file, line and the rule broken when the file is wrong."""
-    path = path or words_path()
-    try:
-        doc = read_file(path)
-    except YamlError as exc:
-        raise SpecErrors(exc.args) from None
-    problems = schema_errors(doc, "words.schema.json")
-    if problems:
-        raise SpecErrors(problems)
-    by_language: dict[str, dict[str, str]] = {"en": {}, "de": {}}
-    for key, forms in doc.data["words"].items():
-        for language, shown in forms.items():
-            by_language[language][key] = shown
-    return by_language
+    """The calculator's words by language (``spec/words/calculator.yaml``)."""
+    return words.load_words(path or words.words_path("calculator"))
 
 
 def hand_index(positions: Sequence[int]) -> int:

@@ -3,7 +3,8 @@
 A file the catalog loads (``spec/sources.yaml``, ``spec/rulesets/*.yaml``,
 ``spec/house-rules/*.yaml``) is checked as part of the catalog. Any other file, under
 ``spec/`` or elsewhere (a player's own house rule), is checked on its own: as a
-bibliography, a ruleset or a house rule as its name, folder or ``kind`` says, and then
+bibliography, a words file of the site (``spec/words/``, a ``words`` mapping), a ruleset
+or a house rule as its name, folder or ``kind`` says, and then
 resolved on the ruleset its ``origin`` names (a ruleset on the one it ``extends``), so
 every error a later ``show`` or ``play`` would hit is reported now. A file that is none
 of these is an error, never passed unread; so is a folder without a single YAML file.
@@ -19,6 +20,7 @@ from schwimmen.resources import spec_dir
 from schwimmen.spec.errors import Notice, SpecError, SpecErrors
 from schwimmen.spec.loader import SEPARATOR, Catalog, catalog_files
 from schwimmen.spec.sources import load_bibliography
+from schwimmen.spec.words import load_words
 from schwimmen.spec.yamlread import YamlError, read_file
 
 BIBLIOGRAPHY = "sources.yaml"
@@ -82,12 +84,18 @@ def _check_alone(file: Path, catalog: Catalog, root: Path) -> list[SpecError]:
         except SpecErrors as exc:
             return list(exc.errors)
         return []
+    if kind is None and keys == {"words"}:
+        try:
+            load_words(file)
+        except SpecErrors as exc:
+            return list(exc.errors)
+        return []
     if kind is None and "kind" not in keys:
         return [
             doc.error(
                 (),
-                "not a ruleset, house rule or bibliography: it has no 'kind' "
-                "(ruleset or house-rule) and is not a 'sources' list",
+                "not a ruleset, house rule, bibliography or words file: it has no 'kind' "
+                "(ruleset or house-rule) and is not a 'sources' list or a 'words' mapping",
             )
         ]
     sf = catalog.add(file, expected_kind=kind)
