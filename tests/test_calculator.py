@@ -298,4 +298,5 @@ def test_a_wrong_words_file_is_refused_with_file_and_line(tmp_path: Path) -> Non
     with pytest.raises(SpecErrors) as caught:
         load_words(bad)
     message = str(caught.value)
-    assert f"{bad}:4:" in message or f"{bad}:2:" in message, message
+    assert f"{bad}:2:3: $.words.loading: missing required key 'de'" in message, message
+    assert f"{bad}:4:5: $.words.loading.fr: unknown key 'fr'" in message, message
