@@ -160,7 +160,7 @@ class _Page:
         index = hand_index(sorted(p for p in positions if p is not None))
         number = 0
         for digit in self.encoded[index * self.width : (index + 1) * self.width]:
-            number = number * 64 + DIGITS.index(digit)
+            number = number * len(DIGITS) + DIGITS.index(digit)
         found: list[Any] = self.values[number]
         return found
 
@@ -220,7 +220,7 @@ def test_exported_flags_are_the_engines_and_tables_are_shared(
     # rulesets that value hands alike share a table: fewer tables than rulesets
     assert len(data.meta["tables"]) < len(names)
     for table in data.meta["tables"]:
-        assert len(table["values"]) <= 64 ** table["width"]
+        assert len(table["values"]) <= len(DIGITS) ** table["width"]
 
 
 def _hands(draw: st.DrawFn, pack: list[Card], count: int) -> list[list[Card]]:

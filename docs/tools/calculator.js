@@ -93,7 +93,7 @@
     var text = strings[String(number)];
     var value = 0;
     for (var d = 0; d < table.width; d++) {
-      value = value * 64 + meta.digits.indexOf(text.charAt(index * table.width + d));
+      value = value * meta.digits.length + meta.digits.indexOf(text.charAt(index * table.width + d));
     }
     var entry = table.values[value];
     return { points: entry[0], kind: entry[1], suit: entry[2], rank: entry[3], flags: entry[4] };

@@ -12,9 +12,10 @@ the page only looks the hand up:
   rank beats a lower one, equal ranks tie) and ``flags`` the engine's flag bits;
 * the hands are not written out: a hand is the sorted positions of its cards in the pack,
   ``p0 < p1 < ...``, and its index is ``C(p0, 1) + C(p1, 2) + ...`` (the combinatorial
-  number system), so hand ``i``'s value is the ``i``-th group of ``width`` base-64 digits
-  of one string. 4,960 three-card hands of a 32-card pack take 4,960 characters where a
-  table has at most 64 values.
+  number system), so hand ``i``'s value is the ``i``-th group of ``width`` digits of one
+  string, in base 93 (the printable ASCII characters a JSON string holds unescaped). The
+  4,960 three-card hands of a 32-card pack take 4,960 characters where the table has at
+  most 93 values, as every table of a 32-card pack has.
 
 Who loses a showdown is decided in the page from the ranks and flags, by the steps of
 :meth:`schwimmen.engine.rounds.Round.showdown_losses`, with each ruleset's showdown
@@ -43,8 +44,10 @@ from schwimmen.spec.parameters import RANKS, SUITS
 from schwimmen.spec.rules import Rules
 from schwimmen.spec.vocabulary import CompleteTie, ProtectionEffect, TiedLowest
 
-DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-"""The base-64 digits of the hand strings, 0 to 63."""
+DIGITS = "".join(chr(c) for c in range(0x20, 0x7F) if chr(c) not in '"\\')
+"""The digits of the hand strings, 0 to 92: printable ASCII but the quote and backslash,
+which a JSON string would have to escape."""
+BASE = len(DIGITS)
 
 META_FILE = "tools/calculator.json"
 """Where the site publishes the rulesets, the tables' values and the words (the hands
@@ -89,9 +92,9 @@ class Table:
 
     @property
     def width(self) -> int:
-        """Base-64 digits per hand: enough for the number of distinct values."""
+        """Digits per hand: enough for the number of distinct values."""
         width = 1
-        while len(self.values) > 64**width:
+        while len(self.values) > BASE**width:
             width += 1
         return width
 
@@ -101,8 +104,8 @@ class Table:
         for number in self.hands:
             digits = []
             for _ in range(width):
-                digits.append(DIGITS[number % 64])
-                number //= 64
+                digits.append(DIGITS[number % BASE])
+                number //= BASE
             out.append("".join(reversed(digits)))
         return "".join(out)
 
