@@ -50,6 +50,7 @@ PAGES = {
     "glossary-de": "de/reference/glossary/",
     "guide-house-rule-de": "de/guides/add-a-house-rule/",
     "disagreements": "compare/disagreements/",
+    "calculator": "tools/calculator/",
 }
 CHROMIUM_FLAGS = (
     "--headless",
@@ -349,6 +350,7 @@ def test_pairs_grid_keeps_names_whole_on_a_phone(driver: Any, base_url: str) -> 
         "comparison",
         "pairs",
         "disagreements",
+        "calculator",
     ],
 )
 def test_new_pages_fit_a_phone(driver: Any, base_url: str, name: str) -> None:
@@ -401,3 +403,193 @@ def test_language_switch_leads_to_german_and_back(driver: Any, base_url: str, st
     assert driver.current_url == english
     assert driver.find_element("css selector", "article h1").text == english_title
     assert _severe(driver) == []
+
+
+# ---------------------------------------------------------------- the hand calculator
+_CELLS = """
+return [...document.querySelectorAll('.calc-table tbody tr')].map(tr => ({
+  id: tr.dataset.ruleset,
+  cells: [...tr.querySelectorAll('[data-hand]')].map(td => td.classList.contains('calc-none')
+    ? null
+    : {points: td.dataset.points, kind: td.dataset.kind, suit: td.dataset.suit,
+       flags: Number(td.dataset.flags)}),
+  losers: tr.querySelector('.calc-loses') ? tr.querySelector('.calc-loses').dataset.losers : null,
+}));
+"""
+
+
+def _open_calculator(driver: Any, base_url: str) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _open(driver, base_url + PAGES["calculator"])
+    WebDriverWait(driver, 20).until(
+        lambda d: d.execute_script(
+            "return !!(window.schwimmenCalculator && window.schwimmenCalculator.ready)"
+        )
+    )
+
+
+def _pick(driver: Any, *cards: str) -> None:
+    for card in cards:
+        driver.find_element("css selector", f'.calc-picker [data-card="{card}"]').click()
+
+
+def _shown_rows(driver: Any, rulesets: int) -> list[dict[str, Any]]:
+    """The table's rows once every ruleset has one (the hands' tables load first)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def rows(d: Any) -> list[dict[str, Any]] | None:
+        found: list[dict[str, Any]] = d.execute_script(_CELLS)
+        return found if len(found) == rulesets else None
+
+    result: list[dict[str, Any]] = WebDriverWait(driver, 20).until(rows)
+    return result
+
+
+def _engine_cell(value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    points = value.points
+    shown = (
+        ""
+        if points is None
+        else (str(int(points)) if points == int(points) else str(float(points)))
+    )
+    return {
+        "points": shown,
+        "kind": value.kind.value,
+        "suit": value.suit or "",
+        "flags": value.flags,
+    }
+
+
+def _check_rows(driver: Any, catalog: Any, hands: list[list[str]]) -> None:
+    from schwimmen.engine.handscore import ruleset_names, score
+    from schwimmen.protocol.cards import parse
+
+    names = ruleset_names(catalog)
+    rows = _shown_rows(driver, len(names))
+    assert [r["id"] for r in rows] == names
+    parsed = [[parse(c) for c in hand] for hand in hands]
+    for row in rows:
+        result = score(catalog.resolve(row["id"]).rules, parsed)
+        assert row["cells"] == [_engine_cell(v) for v in result.values], row["id"]
+        if len(hands) > 1:
+            losers = (
+                ""
+                if result.showdown is None
+                else ",".join(str(s) for s in sorted(result.showdown.losses))
+            )
+            assert row["losers"] == losers, row["id"]
+
+
+@pytest.mark.parametrize(
+    ("label", "size", "mobile"), [("desktop", DESKTOP, False), ("phone", PHONE, True)]
+)
+def test_calculator_shows_the_engines_values_and_losers(
+    driver: Any, base_url: str, screenshots: Path, label: str, size: tuple[int, int], mobile: bool
+) -> None:
+    """Cards picked on the page: each ruleset's row shows the engine's value of each hand
+    (or none where the cards are no hand of it) and, with two hands, the engine's losers;
+    four cards are looked up in the four-card tables."""
+    from schwimmen.spec.loader import Catalog
+
+    catalog = Catalog.load()
+    _viewport(driver, size, mobile=mobile)
+    driver.get_log("browser")
+    _open_calculator(driver, base_url)
+    _pick(driver, "AC", "KC", "10C")
+    _check_rows(driver, catalog, [["AC", "KC", "10C"]])
+    driver.find_element("css selector", ".calc-add").click()
+    _pick(driver, "7H", "8H", "9D")
+    _check_rows(driver, catalog, [["AC", "KC", "10C"], ["7H", "8H", "9D"]])
+    overflow = driver.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 1, f"the calculator is {overflow}px wider than the screen ({label})"
+    driver.save_screenshot(
+        str(screenshots / f"calculator-two-hands-{label}-{size[0]}x{size[1]}.png")
+    )
+    driver.find_element("css selector", ".calc-clear").click()
+    _pick(driver, "AS", "AH", "AD", "2C")
+    _check_rows(driver, catalog, [["AS", "AH", "AD", "2C"]])
+    assert _severe(driver) == []
+    assert _foreign_resources(driver, base_url) == []
+
+
+_WHY = {
+    "why-punished": "three aces",
+    "why-complete-tie": "complete tie",
+    "why-all-protected": "every hand is protected",
+    "why-lowest-protected": "the lowest hand is protected",
+    "why-last-to-reach": "only the one reached last loses",
+}
+
+
+def test_calculator_showdowns_agree_with_the_engine(driver: Any, base_url: str) -> None:
+    """Random showdowns of two to six hands under random rulesets (hands of three of a
+    rank made often, so that triples, three aces and protected hands are met), each looked
+    up and decided by the page's script, against the engine's values and showdown."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from schwimmen.engine.hands import evaluator_for
+    from schwimmen.engine.handscore import ruleset_names, showdown
+    from schwimmen.protocol.cards import text
+    from schwimmen.spec.loader import Catalog
+
+    catalog = Catalog.load()
+    names = ruleset_names(catalog)
+    _viewport(driver, DESKTOP, mobile=False)
+    _open_calculator(driver, base_url)
+    driver.set_script_timeout(30)
+    driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "Promise.all([3, 4].map(n => window.schwimmenCalculator.load(n))).then(() => done(1));"
+    )
+
+    @st.composite
+    def case(draw: st.DrawFn) -> tuple[str, list[list[int]]]:
+        name = draw(st.sampled_from(names))
+        rules = catalog.resolve(name).rules
+        free = list(evaluator_for(rules).pack)
+        size = rules.cards.hand_size
+        hands = []
+        for _ in range(draw(st.integers(min_value=2, max_value=6))):
+            groups = [r for r in {c & 15 for c in free} if sum(c & 15 == r for c in free) >= 3]
+            if groups and draw(st.booleans()):
+                rank = draw(st.sampled_from(sorted(groups)))
+                hand = [c for c in free if c & 15 == rank][:3]
+                rest = [c for c in free if c not in hand]
+                hand += draw(st.permutations(rest))[: size - 3]
+            else:
+                hand = draw(st.permutations(free))[:size]
+            hands.append(hand)
+            free = [c for c in free if c not in hand]
+        return name, hands
+
+    @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(case(), min_size=25, max_size=25))
+    def check(batch: list[tuple[str, list[list[int]]]]) -> None:
+        shown = driver.execute_script(
+            "const c = window.schwimmenCalculator;"
+            "return arguments[0].map(([r, hands]) => ["
+            "  hands.map(h => c.lookup(r, h)), c.showdown(r, hands)]);",
+            [[name, [[text(c) for c in h] for h in hands]] for name, hands in batch],
+        )
+        for (name, hands), (values, decided) in zip(batch, shown, strict=True):
+            rules = catalog.resolve(name).rules
+            evaluator = evaluator_for(rules)
+            for hand, value in zip(hands, values, strict=True):
+                engine = evaluator.value(hand)
+                assert value["kind"] == engine.kind.value and value["flags"] == engine.flags
+                assert value["suit"] == engine.suit, (name, hand)
+                assert (value["points"] is None) == (engine.points is None)
+                assert value["points"] is None or value["points"] == float(engine.points)
+            expected = showdown(rules, hands)
+            assert sorted(decided["losers"]) == sorted(expected.losses), (name, hands)
+            assert all(lives == decided["lives"] for lives in expected.losses.values())
+            if decided["why"]:
+                assert _WHY[decided["why"]] in expected.why, (decided, expected.why)
+
+    check()

@@ -435,6 +435,35 @@ def test_the_site_fetches_nothing_from_elsewhere(site: Path) -> None:
 
 
 @needs_mkdocs
+def test_the_calculator_page_and_its_tables_are_published(site: Path, catalog: Catalog) -> None:
+    """The page holds the widget, its script and style sheet lie where the widget loads
+    them from, and the tables hold every hand of every ruleset's pack, compactly."""
+    from math import comb
+
+    from schwimmen.engine.handscore import ruleset_names
+
+    html = _page(site, "tools/calculator")
+    assert 'class="schwimmen-calculator"' in html and 'src="../calculator.js"' in html
+    assert "Hand calculator" in _page(site, "")  # in the navigation
+    tools = site / "tools"
+    assert (tools / "calculator.js").is_file() and (tools / "calculator.css").is_file()
+    meta_file = tools / "calculator.json"
+    meta = json.loads(meta_file.read_text(encoding="utf-8"))
+    assert [r["id"] for r in meta["rulesets"]] == ruleset_names(catalog)
+    assert set(meta["words"]) == {"en", "de"}
+    limits = {"3": 512 * 1024, "4": 2 * 1024 * 1024}
+    for size, name in meta["hands"].items():
+        hands_file = tools / name
+        hands = json.loads(hands_file.read_text(encoding="utf-8"))["tables"]
+        for number, encoded in hands.items():
+            table = meta["tables"][int(number)]
+            assert str(table["size"]) == size
+            assert len(encoded) == comb(len(table["pack"]), table["size"]) * table["width"]
+        assert hands_file.stat().st_size < limits[size], (name, hands_file.stat().st_size)
+    assert meta_file.stat().st_size < 256 * 1024
+
+
+@needs_mkdocs
 def test_the_build_fails_when_the_example_does_not_resolve(tmp_path: Path) -> None:
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
     shutil.copytree(ROOT / "docs", tmp_path / "docs", ignore=shutil.ignore_patterns("__pycache__"))

@@ -237,6 +237,12 @@ def _cmd_fingerprint(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _cmd_score(args: argparse.Namespace) -> int:
+    from schwimmen.cli.score_command import run
+
+    return run(args, _console(), _catalog())
+
+
 def _format_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="output format (default text)"
@@ -269,6 +275,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("b", metavar="B")
     _format_option(p)
     p.set_defaults(func=_cmd_diff)
+    from schwimmen.cli.score_command import add_arguments as add_score_arguments
+
+    p = sub.add_parser(
+        "score",
+        help="what a hand is worth under every ruleset, and who loses a showdown",
+        description="Shows the value of the hand under every ruleset and every house rule "
+        "on its own ruleset (origin+house-rule), or under the rulesets given with --ruleset; "
+        "with several hands, separated by /, also who loses the showdown under each "
+        "(nobody knocked). Cards that are no hand of a ruleset (too few or too many for its "
+        "hand size, or not in its pack) are shown as not a hand in this ruleset. Exit "
+        "status 2 for a card that is not one, a card given twice or an unknown ruleset.",
+    )
+    add_score_arguments(p)
+    p.set_defaults(func=_cmd_score)
     p = sub.add_parser("validate", help="check ruleset and house-rule files")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
     p.add_argument("--no-quotes", action="store_true", help=NO_QUOTES_HELP)

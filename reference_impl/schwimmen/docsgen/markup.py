@@ -33,6 +33,7 @@ GUIDE_TEST = "guides/test-your-implementation.md"
 GUIDE_PLAY = "guides/play-and-simulate.md"
 FIXTURES_INDEX = "fixtures/index.md"
 STATISTICS = "compare/statistics.md"
+CALCULATOR = "tools/calculator.md"  # written by hand in docs/
 # The conformance suite's own documents, rendered under their file names so that the
 # links between them (``PROTOCOL.md``, ``examples/minimal-adapter.mjs``) work on the site.
 CONFORMANCE_DOCS: Mapping[str, str] = {

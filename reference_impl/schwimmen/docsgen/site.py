@@ -20,6 +20,7 @@ from typing import Any
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.harness import default_rulesets, resolve_all
 from schwimmen.docsgen import (
+    calculator,
     compare,
     disagreements,
     engineapi,
@@ -40,6 +41,7 @@ from schwimmen.docsgen.glance import Glance, load_glance
 from schwimmen.docsgen.glance import check as check_glance
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
+    CALCULATOR,
     CLI_REFERENCE,
     COMPARISON,
     CONFORMANCE_DOCS,
@@ -64,6 +66,7 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
 )
 from schwimmen.docsgen.suite import Suite, build_suite
+from schwimmen.engine.handscore import ruleset_names
 from schwimmen.spec.decisions import Decisions
 from schwimmen.spec.disagreements import Disagreements
 from schwimmen.spec.errors import SpecErrors
@@ -110,6 +113,8 @@ class SiteInput:
     examples: bool = True
     # the comparison's words (spec/at-a-glance.yaml); None: read the shipped file
     glance: Glance | None = None
+    # the hand calculator's tables (about twenty seconds: every hand of every ruleset)
+    calculator: bool = True
 
 
 @dataclass(frozen=True)
@@ -262,6 +267,8 @@ def build_site(given: SiteInput) -> SiteOutput:
         for page in pages
     ]
     pages += [Page(path, text, in_nav=False) for path, text in given.static_files.items()]
+    if given.calculator:
+        pages += _calculator_files(catalog, inserts)
     parts: list[Mapping[str, str | Insert]] = [
         inserts,
         compare.inserts(site, glance),
@@ -286,6 +293,18 @@ def build_site(given: SiteInput) -> SiteOutput:
         },
     ]
     return SiteOutput(pages, navigation(site, given, suite), site, suite, merge_parts(parts))
+
+
+def _calculator_files(catalog: Catalog, inserts: dict[str, Insert]) -> list[Page]:
+    """The hand calculator's tables, valued by the engine for every ruleset and house rule
+    (as ``schwimmen score`` lists them), and its widget for the page."""
+    try:
+        words = calculator.load_words()
+    except SpecErrors as exc:
+        raise DocsBuildError(str(exc)) from None
+    data = calculator.calculator_data(catalog, ruleset_names(catalog), words)
+    inserts["calculator"] = lambda language: calculator.calculator_markup(words, language)
+    return [Page(path, text, in_nav=False) for path, text in data.files().items()]
 
 
 def translation(path: str, language: str) -> str:
@@ -386,6 +405,8 @@ def navigation(
         },
         {"Compare": compare_items},
     ]
+    if given is None or given.calculator:
+        nav.insert(1, {"For the table": [{"Hand calculator": CALCULATOR}]})
     conformance: list[NavItem] = []
     if suite is not None:
         conformance.append(FIXTURES_INDEX)

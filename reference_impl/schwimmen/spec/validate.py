@@ -3,8 +3,9 @@
 A file the catalog loads (``spec/sources.yaml``, ``spec/rulesets/*.yaml``,
 ``spec/house-rules/*.yaml``) is checked as part of the catalog. Any other file, under
 ``spec/`` or elsewhere (a player's own house rule), is checked on its own: as a
-bibliography, the decisions, the disagreements (with their quotes), a ruleset or a house
-rule as its name, folder or ``kind`` says, and then
+bibliography, the decisions, the disagreements (with their quotes), a widget's words
+(``spec/widgets/``, a ``words`` mapping), a ruleset or a house rule as its name, folder or
+``kind`` says, and then
 resolved on the ruleset its ``origin`` names (a ruleset on the one it ``extends``), so
 every error a later ``show`` or ``play`` would hit is reported now. A file that is none
 of these is an error, never passed unread; so is a folder without a single YAML file.
@@ -22,6 +23,7 @@ from schwimmen.spec.errors import Notice, SpecError, SpecErrors
 from schwimmen.spec.loader import SEPARATOR, Catalog, catalog_files
 from schwimmen.spec.sources import load_bibliography
 from schwimmen.spec.validation import schema_errors
+from schwimmen.spec.words import load_words
 from schwimmen.spec.yamlread import YamlError, read_file
 
 BIBLIOGRAPHY = "sources.yaml"
@@ -85,6 +87,12 @@ def _check_alone(file: Path, catalog: Catalog, root: Path) -> list[SpecError]:
         except SpecErrors as exc:
             return list(exc.errors)
         return []
+    if kind is None and keys == {"words"}:
+        try:
+            load_words(file)
+        except SpecErrors as exc:
+            return list(exc.errors)
+        return []
     if file.name == decisions.FILE or (kind is None and keys == {"decisions"}):
         return decisions.load_decisions(file)[1]
     if file.name == disagreements.FILE or (kind is None and keys == {"labels", "sections"}):
@@ -98,8 +106,9 @@ def _check_alone(file: Path, catalog: Catalog, root: Path) -> list[SpecError]:
         return [
             doc.error(
                 (),
-                "not a ruleset, house rule, bibliography, decisions or disagreements file: "
-                "it has no 'kind' (ruleset or house-rule) and is not a 'sources' list",
+                "not a ruleset, house rule, bibliography, decisions, disagreements or words "
+                "file: it has no 'kind' (ruleset or house-rule) and is not a 'sources' list or "
+                "a 'words' mapping",
             )
         ]
     sf = catalog.add(file, expected_kind=kind)

@@ -1,0 +1,235 @@
+"""The hand calculator's tables: every hand of every ruleset, valued by the engine.
+
+The calculator page (``docs/tools/calculator.md``) runs in the browser without a server
+and must not evaluate a hand itself, or it would be a second engine that could disagree
+with the first. So the engine values every hand of every ruleset's pack at build time and
+the page only looks the hand up:
+
+* rulesets (and house rules) that score hands alike share one table
+  (:func:`schwimmen.engine.hands.evaluator_for` already shares the evaluator);
+* a table lists its distinct values once, ``[points, kind, suit, rank, flags]``, where
+  ``rank`` is the place of the engine's comparison key among the table's keys (a higher
+  rank beats a lower one, equal ranks tie) and ``flags`` the engine's flag bits;
+* the hands are not written out: a hand is the sorted positions of its cards in the pack,
+  ``p0 < p1 < ...``, and its index is ``C(p0, 1) + C(p1, 2) + ...`` (the combinatorial
+  number system), so hand ``i``'s value is the ``i``-th group of ``width`` digits of one
+  string, in base 93 (the printable ASCII characters a JSON string holds unescaped). The
+  4,960 three-card hands of a 32-card pack take 4,960 characters where the table has at
+  most 93 values, as every table of a 32-card pack has.
+
+Who loses a showdown is decided in the page from the ranks and flags, by the steps of
+:meth:`schwimmen.engine.rounds.Round.showdown_losses`, with each ruleset's showdown
+parameters exported beside its table; the tests compare that with the engine's showdown.
+The hands of each hand size are a file of their own, so that the page fetches the
+four-card tables ("41": 270,725 hands each) only when a fourth card is picked.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+from math import comb
+from pathlib import Path
+from typing import Any
+
+from schwimmen.engine import hands as hand_flags
+from schwimmen.engine.hands import Evaluator, HandValue, evaluator_for
+from schwimmen.protocol.cards import text
+from schwimmen.spec import words
+from schwimmen.spec.loader import Catalog
+from schwimmen.spec.parameters import RANKS, SUITS
+from schwimmen.spec.rules import Rules
+from schwimmen.spec.vocabulary import CompleteTie, ProtectionEffect, TiedLowest
+
+DIGITS = "".join(chr(c) for c in range(0x20, 0x7F) if chr(c) not in '"\\')
+"""The digits of the hand strings, 0 to 92: printable ASCII but the quote and backslash,
+which a JSON string would have to escape."""
+BASE = len(DIGITS)
+
+META_FILE = "tools/calculator.json"
+"""Where the site publishes the rulesets, the tables' values and the words (the hands
+files lie beside it)."""
+
+FLAGS = {
+    "maximum": hand_flags.MAXIMUM,
+    "feuer": hand_flags.FEUER,
+    "feuer-light": hand_flags.FEUER_LIGHT,
+    "protected": hand_flags.PROTECTED,
+    "special": hand_flags.SPECIAL,
+    "punishes": hand_flags.PUNISHES,
+}
+"""The engine's flag bits, exported so that the page reads them by name."""
+
+Words = Mapping[str, Mapping[str, str]]
+
+
+def hands_file(size: int) -> str:
+    """Where the site publishes the hand strings of the tables of ``size``-card hands."""
+    return f"tools/calculator-hands-{size}.json"
+
+
+def load_words(path: Path | None = None) -> dict[str, dict[str, str]]:
+    """The calculator's words by language (``spec/widgets/calculator.yaml``)."""
+    return words.load_words(path or words.words_path("calculator"))
+
+
+def hand_index(positions: Sequence[int]) -> int:
+    """The index of a hand given by the sorted pack positions of its cards."""
+    return sum(comb(p, i + 1) for i, p in enumerate(positions))
+
+
+@dataclass(frozen=True)
+class Table:
+    """One way of valuing hands: the pack, the hand size, the distinct values and, per
+    hand in index order, the number of its value."""
+
+    evaluator: Evaluator
+    values: tuple[tuple[Any, ...], ...]
+    hands: tuple[int, ...]
+
+    @property
+    def width(self) -> int:
+        """Digits per hand: enough for the number of distinct values."""
+        width = 1
+        while len(self.values) > BASE**width:
+            width += 1
+        return width
+
+    def encoded(self) -> str:
+        width = self.width
+        out = []
+        for number in self.hands:
+            digits = []
+            for _ in range(width):
+                digits.append(DIGITS[number % BASE])
+                number //= BASE
+            out.append("".join(reversed(digits)))
+        return "".join(out)
+
+
+def _points(value: HandValue) -> int | float | None:
+    points = value.points
+    if points is None:
+        return None
+    return int(points) if points == int(points) else float(Fraction(points))
+
+
+def build_table(evaluator: Evaluator) -> Table:
+    """Every hand of the evaluator's pack, valued by the engine's exact evaluation."""
+    pack = evaluator.pack
+    size = evaluator.hand_size
+    total = comb(len(pack), size)
+    found: dict[tuple[Any, ...], int] = {}
+    hands = [0] * total
+    # Combinations of the positions taken from the top of the pack down come in the
+    # reverse order of their indices: the j-th is hand number total - 1 - j.
+    top_down = range(len(pack) - 1, -1, -1)
+    for j, positions in enumerate(combinations(top_down, size)):
+        value = evaluator.evaluate([pack[p] for p in reversed(positions)])
+        entry = (value.key, _points(value), value.kind.value, value.suit, value.flags)
+        hands[total - 1 - j] = found.setdefault(entry, len(found))
+    ordered = sorted(found, key=lambda e: (e[0], json.dumps(e[1:])))
+    ranks = {key: rank for rank, key in enumerate(sorted({e[0] for e in ordered}))}
+    renumber = [0] * len(found)
+    for new, entry in enumerate(ordered):
+        renumber[found[entry]] = new
+    values = tuple((e[1], e[2], e[3], ranks[e[0]], e[4]) for e in ordered)
+    return Table(evaluator, values, tuple(renumber[n] for n in hands))
+
+
+def showdown_rules(rules: Rules) -> dict[str, Any]:
+    """The parameters the showdown depends on besides the hands' ranks and flags."""
+    return {
+        "lives": rules.penalties.lowest,
+        "completeTieNobodyLoses": rules.penalties.complete_tie is CompleteTie.NOBODY_LOSES,
+        "protectedCountForLowest": rules.protection.effect is ProtectionEffect.EXEMPTS_HOLDER,
+        "lastToReachLoses": rules.penalties.tied_lowest is TiedLowest.LAST_TO_REACH_LOSES,
+    }
+
+
+@dataclass(frozen=True)
+class CalculatorData:
+    """The files the calculator page reads: the metadata and one hands file per size."""
+
+    meta: dict[str, Any]
+    hands: dict[int, dict[str, Any]]
+    tables: tuple[Table, ...]
+
+    def files(self) -> dict[str, str]:
+        """Site path to compact JSON text."""
+        out = {META_FILE: _compact(self.meta)}
+        for size, data in sorted(self.hands.items()):
+            out[hands_file(size)] = _compact(data)
+        return out
+
+
+def _compact(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def calculator_data(catalog: Catalog, names: Sequence[str], words: Words) -> CalculatorData:
+    """The tables of the rulesets ``names`` (resolved by the catalog), in that order."""
+    tables: list[Table] = []
+    table_of: dict[int, int] = {}
+    rows = []
+    for name in names:
+        ruleset = catalog.resolve(name)
+        evaluator = evaluator_for(ruleset.rules)
+        if id(evaluator) not in table_of:
+            table_of[id(evaluator)] = len(tables)
+            tables.append(build_table(evaluator))
+        rows.append(
+            {
+                "id": name,
+                "title": ruleset.title,
+                "table": table_of[id(evaluator)],
+                "showdown": showdown_rules(ruleset.rules),
+            }
+        )
+    hands: dict[int, dict[str, Any]] = {}
+    for i, table in enumerate(tables):
+        size = table.evaluator.hand_size
+        hands.setdefault(size, {"size": size, "tables": {}})["tables"][str(i)] = table.encoded()
+    meta = {
+        "ranks": list(RANKS),
+        "suits": list(SUITS),
+        "digits": DIGITS,
+        "flags": FLAGS,
+        "hands": {str(size): Path(hands_file(size)).name for size in sorted(hands)},
+        "tables": [
+            {
+                "size": t.evaluator.hand_size,
+                "pack": [text(c) for c in t.evaluator.pack],
+                "width": t.width,
+                "values": [list(v) for v in t.values],
+            }
+            for t in tables
+        ],
+        "rulesets": rows,
+        "words": {language: dict(forms) for language, forms in words.items()},
+    }
+    return CalculatorData(meta, hands, tuple(tables))
+
+
+def calculator_markup(words: Words, language: str) -> str:
+    """The page's widget: where the script draws the calculator, what shows before it
+    runs (and without JavaScript), and the script and its style sheet.
+
+    The page is ``tools/calculator/``: its files are one level up."""
+    shown = words.get(language) or words["en"]
+    return (
+        '<div class="schwimmen-calculator" data-tables="../calculator.json">\n'
+        f'<p class="calc-status">{_html(shown["loading"])}</p>\n'
+        f'<p class="calc-failed" hidden>{_html(shown["failed"])}</p>\n'
+        f"<noscript><p>{_html(shown['no-script'])}</p></noscript>\n"
+        "</div>\n"
+        '<link rel="stylesheet" href="../calculator.css">\n'
+        '<script src="../calculator.js"></script>\n'
+    )
+
+
+def _html(value: str) -> str:
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
