@@ -32,6 +32,8 @@ if (_CHECKOUT / "reference_impl" / "schwimmen").is_dir():
 
 from schwimmen.cli.main import build_parser  # noqa: E402
 from schwimmen.conformance.fixtures import load_fixtures  # noqa: E402
+from schwimmen.docsgen.finder import DATA as FINDER_DATA  # noqa: E402
+from schwimmen.docsgen.finder import load_finder  # noqa: E402
 from schwimmen.docsgen.inserts import fill  # noqa: E402
 from schwimmen.docsgen.inserts import markers as _markers  # noqa: E402
 from schwimmen.docsgen.markup import ADAPTER_EXAMPLE, CONFORMANCE_DOCS  # noqa: E402
@@ -43,6 +45,7 @@ from schwimmen.docsgen.site import (  # noqa: E402
     resolve_example,
 )
 from schwimmen.resources import conformance_dir, schema_dir, sources_dir, spec_dir  # noqa: E402
+from schwimmen.spec.errors import SpecErrors  # noqa: E402
 from schwimmen.spec.loader import Catalog  # noqa: E402
 
 EXAMPLE = Path("examples") / "house-rule-example.yaml"
@@ -111,6 +114,10 @@ def _gather(config: MkDocsConfig) -> SiteInput:
         static[f"conformance/examples/{path.relative_to(examples).as_posix()}"] = path.read_text(
             encoding="utf-8"
         )
+    try:
+        finder = load_finder(Path(config.docs_dir) / FINDER_DATA, f"docs/{FINDER_DATA}")
+    except SpecErrors as exc:
+        raise DocsBuildError(f"the variant finder's questions do not load:\n{exc}") from None
     return SiteInput(
         catalog=catalog,
         example_text=example_path.read_text(encoding="utf-8"),
@@ -124,6 +131,7 @@ def _gather(config: MkDocsConfig) -> SiteInput:
         conformance_docs=docs,
         adapter_example=adapter,
         static_files=static,
+        finder=finder,
     )
 
 

@@ -21,6 +21,7 @@ from schwimmen.docsgen import (
     compare,
     disagreements,
     engineapi,
+    finder,
     fixturepages,
     glossary,
     guides,
@@ -99,6 +100,8 @@ class SiteInput:
     # the simulator's figures and the real examples on the guides (off for quick tests)
     simulate: bool = True
     examples: bool = True
+    # the variant finder's questions (docs/data/finder.yaml), for its page
+    finder: finder.Finder | None = None
 
 
 @dataclass(frozen=True)
@@ -262,7 +265,20 @@ def build_site(given: SiteInput) -> SiteOutput:
         for name, text in given.conformance_docs.items()
     ]
     pages += [Page(path, text, in_nav=False) for path, text in given.static_files.items()]
-    return SiteOutput(pages, navigation(site, given, suite), site, suite)
+    inserts = finder_inserts(given.finder, site) if given.finder is not None else {}
+    return SiteOutput(pages, navigation(site, given, suite), site, suite, inserts)
+
+
+def finder_inserts(questions: finder.Finder, site: Site) -> dict[str, Insert]:
+    """The variant finder's widget with its data, and the list of rulesets its questions
+    cannot tell apart."""
+    data = finder.export(questions, site.rulesets)
+    return {
+        "variant-finder": lambda language: finder.widget_markdown(data, language),
+        "variant-finder-limits": lambda language: finder.limits_markdown(
+            data, site.rulesets, language
+        ),
+    }
 
 
 def plan_suite(catalog: Catalog, fixtures: Sequence[Fixture]) -> Suite:
@@ -319,6 +335,7 @@ def navigation(
         compare_items.append({"Statistics": STATISTICS})
     nav: list[NavItem] = [
         {"Home": HOME},
+        {"For the table": [finder.PAGE]},
         {"Rulesets": [RULESETS_INDEX, *({rid: ruleset_page(rid)} for rid in site.rulesets)]},
         {
             "House rules": [
