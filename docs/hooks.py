@@ -36,6 +36,8 @@ if (_CHECKOUT / "reference_impl" / "schwimmen").is_dir():
 
 from schwimmen.cli.main import build_parser  # noqa: E402
 from schwimmen.conformance.fixtures import load_fixtures  # noqa: E402
+from schwimmen.docsgen.finder import DATA as FINDER_DATA  # noqa: E402
+from schwimmen.docsgen.finder import load_finder  # noqa: E402
 from schwimmen.docsgen.glance import load_glance  # noqa: E402
 from schwimmen.docsgen.inserts import fill  # noqa: E402
 from schwimmen.docsgen.inserts import markers as _markers  # noqa: E402
@@ -114,6 +116,10 @@ def _gather(config: MkDocsConfig) -> SiteInput:
         static[f"conformance/examples/{path.relative_to(examples).as_posix()}"] = path.read_text(
             encoding="utf-8"
         )
+    try:
+        finder = load_finder(Path(config.docs_dir) / FINDER_DATA, f"docs/{FINDER_DATA}")
+    except SpecErrors as exc:
+        raise DocsBuildError(f"the variant finder's questions do not load:\n{exc}") from None
     return SiteInput(
         catalog=catalog,
         example_text=example_path.read_text(encoding="utf-8"),
@@ -128,6 +134,7 @@ def _gather(config: MkDocsConfig) -> SiteInput:
         adapter_example=adapter,
         static_files=static,
         glance=glance,
+        finder=finder,
     )
 
 

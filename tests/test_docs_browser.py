@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import http.server
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -51,6 +52,7 @@ PAGES = {
     "guide-house-rule-de": "de/guides/add-a-house-rule/",
     "disagreements": "compare/disagreements/",
     "calculator": "tools/calculator/",
+    "finder": "tools/finder/",
 }
 CHROMIUM_FLAGS = (
     "--headless",
@@ -351,6 +353,7 @@ def test_pairs_grid_keeps_names_whole_on_a_phone(driver: Any, base_url: str) -> 
         "pairs",
         "disagreements",
         "calculator",
+        "finder",
     ],
 )
 def test_new_pages_fit_a_phone(driver: Any, base_url: str, name: str) -> None:
@@ -593,3 +596,153 @@ def test_calculator_showdowns_agree_with_the_engine(driver: Any, base_url: str) 
                 assert _WHY[decided["why"]] in expected.why, (decided, expected.why)
 
     check()
+
+
+# --------------------------------------------------------------------- the variant finder
+def _finder_data(driver: Any) -> dict[str, Any]:
+    """The data the finder page embeds (what its script reads)."""
+    text: str = driver.execute_script(
+        "return document.getElementById('sw-finder-data').textContent"
+    )
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _answer(driver: Any, answers: dict[str, str]) -> None:
+    """Click the answers on the page, after clearing any earlier ones."""
+    from selenium.webdriver.common.by import By
+
+    driver.find_element(By.CSS_SELECTOR, ".sw-finder__clear").click()
+    for question, answer in answers.items():
+        box = driver.find_element(By.CSS_SELECTOR, f'fieldset[data-question="{question}"]')
+        if box.is_displayed():
+            field = box.find_element(By.CSS_SELECTOR, f'input[value="{answer}"]')
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+            field.click()
+
+
+def test_finder_leads_to_every_ruleset(driver: Any, base_url: str, screenshots: Path) -> None:
+    """On a phone, clicking the answers a table playing a ruleset would give names that
+    ruleset, with nothing left to differ and nothing to download, and the page does not
+    grow wider than the phone."""
+    from selenium.webdriver.common.by import By
+
+    from schwimmen.docsgen import finder
+
+    _viewport(driver, PHONE, mobile=True)
+    _open(driver, base_url + PAGES["finder"])
+    driver.get_log("browser")
+    data = _finder_data(driver)
+    assert len(data["rulesets"]) == 10
+    for ruleset in data["rulesets"]:
+        _answer(driver, finder.own_answers(data, ruleset["id"]))
+        shown = driver.find_element(By.CSS_SELECTOR, ".sw-finder__nearest")
+        assert shown.get_attribute("data-ruleset") == ruleset["id"]
+        assert driver.find_elements(By.CSS_SELECTOR, ".sw-finder__same")
+        assert not driver.find_elements(By.CSS_SELECTOR, ".sw-finder__yaml")
+        assert not driver.find_elements(By.CSS_SELECTOR, ".sw-finder__tied")
+    overflow = driver.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 1, f"the finder is {overflow}px wider than a phone"
+    assert _severe(driver) == []
+    driver.save_screenshot(str(screenshots / "finder-answered-phone-390x844.png"))
+
+
+def test_finder_script_agrees_with_the_python_logic(driver: Any, base_url: str) -> None:
+    """The page's script and ``schwimmen.docsgen.finder`` give the same ranking, the same
+    differences and the same house rule, in both languages, for many sets of answers."""
+    import random
+
+    from schwimmen.docsgen import finder
+
+    _viewport(driver, DESKTOP, mobile=False)
+    _open(driver, base_url + PAGES["finder"])
+    data = _finder_data(driver)
+    rng = random.Random(13)
+    cases = [finder.own_answers(data, r["id"]) for r in data["rulesets"]]
+    for _ in range(40):
+        cases.append(
+            {
+                q["id"]: rng.choice(q["answers"])["id"]
+                for q in data["questions"]
+                if rng.random() < 0.7
+            }
+        )
+    ids = [r["id"] for r in data["rulesets"]]
+    for answers in cases:
+        script = driver.execute_script(
+            """
+            const f = window.schwimmenFinder, answers = arguments[0], ids = arguments[1];
+            return {
+              ranking: f.ranking(answers).map(k => [k.id, k.game, k.other]),
+              nearest: f.nearest(answers),
+              differences: ids.map(rid => f.differences(rid, answers)),
+              yaml: ids.map(rid => ["en", "de"].map(lang => f.houseRuleYaml(rid, answers, lang))),
+            };
+            """,
+            answers,
+            ids,
+        )
+        assert script["ranking"] == [
+            [k.id, k.game, k.other] for k in finder.ranking(data, answers)
+        ], answers
+        assert script["nearest"] == finder.nearest(data, answers)
+        for rid, diffs, texts in zip(ids, script["differences"], script["yaml"], strict=True):
+            assert diffs == [vars(d) for d in finder.differences(data, rid, answers)], (
+                rid,
+                answers,
+            )
+            assert texts == [
+                finder.house_rule_yaml(data, rid, answers, lang) for lang in ("en", "de")
+            ]
+
+
+def test_finder_offers_a_house_rule_that_validates(
+    driver: Any, base_url: str, tmp_path: Path, screenshots: Path
+) -> None:
+    """Answers no ruleset gives: the page shows a house rule on the nearest ruleset, the
+    download button saves exactly that text, and ``schwimmen validate`` accepts it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from schwimmen.docsgen import finder
+    from schwimmen.spec.validate import validate_paths
+
+    _viewport(driver, DESKTOP, mobile=False)
+    _open(driver, base_url + PAGES["finder"])
+    driver.get_log("browser")
+    data = _finder_data(driver)
+    unmatched = {
+        q["id"]: a["id"]
+        for q in data["questions"]
+        for a in q["answers"]
+        if not any(finder.agrees(r["values"], a) for r in data["rulesets"])
+    }
+    assert unmatched
+    _answer(driver, unmatched)
+    nearest = driver.find_element(By.CSS_SELECTOR, ".sw-finder__nearest")
+    rid = nearest.get_attribute("data-ruleset")
+    assert rid == finder.nearest(data, unmatched)[0]
+    text = driver.find_element(By.CSS_SELECTOR, ".sw-finder__yaml").get_attribute("textContent")
+    assert text == finder.house_rule_yaml(data, rid, unmatched, "en")
+    listed = driver.find_elements(By.CSS_SELECTOR, ".sw-finder__differences > li")
+    assert {li.get_attribute("data-question") for li in listed} == set(unmatched)
+
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    driver.execute_cdp_cmd(
+        "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)}
+    )
+    button = driver.find_element(By.CSS_SELECTOR, ".sw-finder__download")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    name = finder.file_name(data, "en")
+    WebDriverWait(driver, 10).until(lambda d: (downloads / name).is_file())
+    saved = downloads / name
+    assert saved.read_text(encoding="utf-8") == text
+    report = validate_paths([saved])
+    assert report.ok, "\n".join(str(e) for e in report.errors)
+    assert _severe(driver) == []
+    assert _foreign_resources(driver, base_url) == []
+    driver.save_screenshot(str(screenshots / "finder-house-rule-desktop-1280x900.png"))

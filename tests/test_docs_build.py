@@ -477,6 +477,36 @@ def test_the_build_fails_when_the_example_does_not_resolve(tmp_path: Path) -> No
     assert "house-rule-example" in output and "lives" in output, output
 
 
+@needs_mkdocs
+def test_the_finder_page_embeds_its_questions_and_every_ruleset(
+    site: Path, catalog: Catalog
+) -> None:
+    page = _page(site, "tools/finder")
+    found = re.search(r'<script type="application/json" id="sw-finder-data">(.*?)</script>', page)
+    assert found is not None
+    data = json.loads(found.group(1))
+    assert sorted(r["id"] for r in data["rulesets"]) == sorted(catalog.rulesets)
+    assert data["questions"] and all(q["answers"] for q in data["questions"])
+    assert 'id="sw-finder"' in page and "javascripts/finder.js" in page
+    assert (site / "javascripts" / "finder.js").is_file()
+    # the generated part says whether the questions tell every ruleset apart
+    assert "What the questions cannot tell apart" in page
+
+
+@needs_mkdocs
+def test_the_build_fails_when_a_finder_answer_names_no_rule(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+    shutil.copytree(ROOT / "docs", tmp_path / "docs", ignore=shutil.ignore_patterns("__pycache__"))
+    questions = tmp_path / "docs" / "data" / "finder.yaml"
+    text = questions.read_text(encoding="utf-8")
+    assert "{lives.after_last: out}" in text
+    questions.write_text(text.replace("{lives.after_last: out}", "{lives.afterlast: out}"))
+    result = _build(tmp_path, tmp_path / "site")
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "docs/data/finder.yaml:" in output and "lives.afterlast" in output, output
+
+
 # ----------------------------------------------------------------------------- pure parts
 
 

@@ -24,6 +24,7 @@ from schwimmen.docsgen import (
     compare,
     disagreements,
     engineapi,
+    finder,
     fixturepages,
     glossary,
     guides,
@@ -115,6 +116,8 @@ class SiteInput:
     glance: Glance | None = None
     # the hand calculator's tables (about twenty seconds: every hand of every ruleset)
     calculator: bool = True
+    # the variant finder's questions (docs/data/finder.yaml), for its page
+    finder: finder.Finder | None = None
 
 
 @dataclass(frozen=True)
@@ -267,6 +270,8 @@ def build_site(given: SiteInput) -> SiteOutput:
         for page in pages
     ]
     pages += [Page(path, text, in_nav=False) for path, text in given.static_files.items()]
+    if given.finder is not None:
+        inserts.update(finder_inserts(given.finder, site))
     if given.calculator:
         pages += _calculator_files(catalog, inserts)
     parts: list[Mapping[str, str | Insert]] = [
@@ -293,6 +298,18 @@ def build_site(given: SiteInput) -> SiteOutput:
         },
     ]
     return SiteOutput(pages, navigation(site, given, suite), site, suite, merge_parts(parts))
+
+
+def finder_inserts(questions: finder.Finder, site: Site) -> dict[str, Insert]:
+    """The variant finder's widget with its data, and the list of rulesets its questions
+    cannot tell apart."""
+    data = finder.export(questions, site.rulesets)
+    return {
+        "variant-finder": lambda language: finder.widget_markdown(data, language),
+        "variant-finder-limits": lambda language: finder.limits_markdown(
+            data, site.rulesets, language
+        ),
+    }
 
 
 def _calculator_files(catalog: Catalog, inserts: dict[str, Insert]) -> list[Page]:
@@ -394,8 +411,12 @@ def navigation(
     ]
     if given is None or given.simulate:
         compare_items.append({"Statistics": STATISTICS})
+    table_items: list[NavItem] = [finder.PAGE]
+    if given is None or given.calculator:
+        table_items.insert(0, {"Hand calculator": CALCULATOR})
     nav: list[NavItem] = [
         {"Home": HOME},
+        {"For the table": table_items},
         {"Rulesets": [RULESETS_INDEX, *({rid: ruleset_page(rid)} for rid in site.rulesets)]},
         {
             "House rules": [
@@ -405,8 +426,6 @@ def navigation(
         },
         {"Compare": compare_items},
     ]
-    if given is None or given.calculator:
-        nav.insert(1, {"For the table": [{"Hand calculator": CALCULATOR}]})
     conformance: list[NavItem] = []
     if suite is not None:
         conformance.append(FIXTURES_INDEX)
