@@ -50,6 +50,9 @@ PAGES = {
     "house-rule-de": "de/house-rules/knocker-loses-two/",
     "glossary-de": "de/reference/glossary/",
     "guide-house-rule-de": "de/guides/add-a-house-rule/",
+    "comparison-de": "de/compare/",
+    "calculator-de": "de/tools/calculator/",
+    "finder-de": "de/tools/finder/",
     "disagreements": "compare/disagreements/",
     "calculator": "tools/calculator/",
     "finder": "tools/finder/",
@@ -421,10 +424,10 @@ return [...document.querySelectorAll('.calc-table tbody tr')].map(tr => ({
 """
 
 
-def _open_calculator(driver: Any, base_url: str) -> None:
+def _open_calculator(driver: Any, base_url: str, page: str = "calculator") -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
-    _open(driver, base_url + PAGES["calculator"])
+    _open(driver, base_url + PAGES[page])
     WebDriverWait(driver, 20).until(
         lambda d: d.execute_script(
             "return !!(window.schwimmenCalculator && window.schwimmenCalculator.ready)"
@@ -516,6 +519,21 @@ def test_calculator_shows_the_engines_values_and_losers(
     driver.find_element("css selector", ".calc-clear").click()
     _pick(driver, "AS", "AH", "AD", "2C")
     _check_rows(driver, catalog, [["AS", "AH", "AD", "2C"]])
+    assert _severe(driver) == []
+    assert _foreign_resources(driver, base_url) == []
+
+
+def test_the_german_calculator_uses_the_same_tables(driver: Any, base_url: str) -> None:
+    """Under /de/ the page finds the tables published once for both languages, speaks
+    German, and shows the engine's values."""
+    from schwimmen.spec.loader import Catalog
+
+    _viewport(driver, PHONE, mobile=True)
+    driver.get_log("browser")
+    _open_calculator(driver, base_url, "calculator-de")
+    assert driver.execute_script("return document.documentElement.lang") == "de"
+    _pick(driver, "AC", "AH", "AS")
+    _check_rows(driver, Catalog.load(), [["AC", "AH", "AS"]])
     assert _severe(driver) == []
     assert _foreign_resources(driver, base_url) == []
 

@@ -620,6 +620,9 @@ def _reader_pages(catalog: Catalog) -> list[str]:
         "reference/glossary",
         "guides/add-a-house-rule",
         "rulesets",
+        "compare",
+        "tools/calculator",
+        "tools/finder",
         *(f"rulesets/{rid}" for rid in catalog.rulesets),
         *(f"house-rules/{hid}" for hid in catalog.house_rules),
     ]

@@ -35,6 +35,7 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
+from schwimmen.docsgen.pagedata import DEFAULT_LANGUAGE
 from schwimmen.engine import hands as hand_flags
 from schwimmen.engine.hands import Evaluator, HandValue, evaluator_for
 from schwimmen.protocol.cards import text
@@ -218,16 +219,18 @@ def calculator_markup(words: Words, language: str) -> str:
     """The page's widget: where the script draws the calculator, what shows before it
     runs (and without JavaScript), and the script and its style sheet.
 
-    The page is ``tools/calculator/``: its files are one level up."""
+    The page is ``tools/calculator/`` and its files are one level up; a translation is
+    served one folder deeper (``de/tools/calculator/``) and uses the same files."""
     shown = words.get(language) or words["en"]
+    up = "../" if language == DEFAULT_LANGUAGE else "../../../tools/"
     return (
-        '<div class="schwimmen-calculator" data-tables="../calculator.json">\n'
+        f'<div class="schwimmen-calculator" data-tables="{up}calculator.json">\n'
         f'<p class="calc-status">{_html(shown["loading"])}</p>\n'
         f'<p class="calc-failed" hidden>{_html(shown["failed"])}</p>\n'
         f"<noscript><p>{_html(shown['no-script'])}</p></noscript>\n"
         "</div>\n"
-        '<link rel="stylesheet" href="../calculator.css">\n'
-        '<script src="../calculator.js"></script>\n'
+        f'<link rel="stylesheet" href="{up}calculator.css">\n'
+        f'<script src="{up}calculator.js"></script>\n'
     )
 
 
