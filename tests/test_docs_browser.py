@@ -285,8 +285,11 @@ def _search(driver: Any, base_url: str, query: str, *, mobile: bool) -> list[str
 
 
 def _is_rule_page(link: str, rulesets: set[str]) -> bool:
-    """A ruleset's page, the glossary, or the comparison's rules at a glance."""
+    """A ruleset's page, the glossary, or the comparison's rules at a glance, in English
+    or in German (one index serves both languages, and German words may well find the
+    German page first)."""
     page, _, anchor = link.partition("#")
+    page = page.removeprefix("de/")
     if page.startswith("rulesets/") and page.strip("/").split("/")[-1] in rulesets:
         return True
     if page == "reference/glossary/":
