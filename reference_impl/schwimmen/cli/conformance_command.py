@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import math
 import signal
 import sys
 import threading
@@ -15,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from schwimmen.cli import argtypes
 from schwimmen.conformance import history, report
 from schwimmen.conformance.coverage import coverage
 from schwimmen.conformance.fixtures import load_fixtures
@@ -28,12 +28,9 @@ from schwimmen.conformance.harness import (
 from schwimmen.conformance.history import HistoryError
 from schwimmen.conformance.lint import lint
 from schwimmen.conformance.output import OutputError, check_writable, write_atomically
-from schwimmen.conformance.process import command_argv
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.sources import NO_QUOTES_HELP, quote_check_skipped
-
-MAX_SECONDS = 86400.0
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -47,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--impl",
         metavar="COMMAND",
-        type=_command,
+        type=argtypes.command,
         help="a program that speaks the protocol (default: the in-process reference)",
     )
     p.add_argument(
@@ -75,7 +72,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--fixtures",
         metavar="DIR",
-        type=_folder,
+        type=argtypes.folder,
         help="the fixtures in DIR instead of the suite's own (for example the ones "
         "schwimmen fuzz wrote), for run, lint and coverage",
     )
@@ -87,23 +84,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="compare with the run stored in FILE, report only what changed, "
         "and store this run there",
     )
-    p.add_argument("-j", "--jobs", type=_positive_int, default=1, help="implementation processes")
+    p.add_argument(
+        "-j", "--jobs", type=argtypes.positive_int, default=1, help="implementation processes"
+    )
     p.add_argument(
         "--max-fail",
-        type=_positive_int,
+        type=argtypes.positive_int,
         default=None,
         metavar="N",
         help="stop after N failed or errored cases (the rest are skipped)",
     )
     p.add_argument(
         "--timeout",
-        type=_seconds,
+        type=argtypes.seconds,
         default=10.0,
         help="seconds per request, writing it and reading the answer (default 10)",
     )
     p.add_argument(
         "--start-timeout",
-        type=_seconds,
+        type=argtypes.seconds,
         default=30.0,
         metavar="SECONDS",
         help="seconds for the implementation to start and answer the handshake (default 30)",
@@ -121,43 +120,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "outcome depends on a parameter they do not pin (minutes)",
     )
     p.add_argument("--no-quotes", action="store_true", help="lint: " + NO_QUOTES_HELP)
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not math.isfinite(value) or not 0 < value <= MAX_SECONDS:
-        raise argparse.ArgumentTypeError(
-            f"must be more than 0 and at most {MAX_SECONDS:g} seconds, not {text}"
-        )
-    return value
-
-
-def _folder(text: str) -> Path:
-    path = Path(text)
-    if not path.is_dir():
-        raise argparse.ArgumentTypeError(f"not a folder: {text}")
-    return path
-
-
-def _command(text: str) -> str:
-    try:
-        command_argv(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
 
 
 def _render(suite: SuiteResult, fmt: str, show_passed: bool) -> str:

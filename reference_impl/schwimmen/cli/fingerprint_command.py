@@ -14,7 +14,7 @@ import sys
 import threading
 from pathlib import Path
 
-from schwimmen.cli.conformance_command import _command, _positive_int, _seconds
+from schwimmen.cli import argtypes
 from schwimmen.conformance import fingerprint_report as report
 from schwimmen.conformance.fingerprint import fingerprint
 from schwimmen.conformance.harness import Options
@@ -30,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--impl",
         metavar="COMMAND",
-        type=_command,
+        type=argtypes.command,
         required=True,
         help="the program to fingerprint; it speaks the protocol of conformance/PROTOCOL.md",
     )
@@ -42,10 +42,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="only these candidate bases (repeatable). The default is every ruleset, every "
         "house rule on its ruleset and every composition the engine's start answer names",
     )
-    p.add_argument("-j", "--jobs", type=_positive_int, default=1, help="implementation processes")
+    p.add_argument(
+        "-j", "--jobs", type=argtypes.positive_int, default=1, help="implementation processes"
+    )
     p.add_argument(
         "--timeout",
-        type=_seconds,
+        type=argtypes.seconds,
         default=10.0,
         help="seconds per request, writing it and reading the answer (default 10)",
     )

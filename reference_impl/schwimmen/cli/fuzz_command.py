@@ -11,7 +11,6 @@ when interrupted.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import signal
 import sys
@@ -21,54 +20,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from schwimmen.cli import argtypes
 from schwimmen.conformance.fuzz_driver import FuzzOptions, FuzzReport, fuzz
-from schwimmen.conformance.process import command_argv
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.printable import printable
 
-MAX_SECONDS = 86400.0
 PROG = "schwimmen fuzz"
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not math.isfinite(value) or not 0 < value <= MAX_SECONDS:
-        raise argparse.ArgumentTypeError(
-            f"must be more than 0 and at most {MAX_SECONDS:g} seconds, not {text}"
-        )
-    return value
-
-
-def _command(text: str) -> str:
-    try:
-        command_argv(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -76,7 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--impl",
         required=True,
         metavar="COMMAND",
-        type=_command,
+        type=argtypes.command,
         help="the implementation: a program that speaks the conformance protocol",
     )
     p.add_argument(
@@ -85,15 +43,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="RULESET[+HOUSE...]",
         help="the ruleset to fuzz; every case claims it, and the reference plays it",
     )
-    p.add_argument("--seconds", type=_seconds, default=60.0, help="how long to fuzz (default 60)")
+    p.add_argument(
+        "--seconds", type=argtypes.seconds, default=60.0, help="how long to fuzz (default 60)"
+    )
     p.add_argument(
         "--seed",
-        type=_seed,
+        type=argtypes.seed,
         default=None,
         help="seed of the cases; the same seed makes the same cases (default: a new one, printed)",
     )
     p.add_argument(
-        "-j", "--jobs", type=_positive_int, default=1, help="implementation processes (default 1)"
+        "-j",
+        "--jobs",
+        type=argtypes.positive_int,
+        default=1,
+        help="implementation processes (default 1)",
     )
     p.add_argument(
         "--out",
@@ -103,14 +67,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-differences",
-        type=_positive_int,
+        type=argtypes.positive_int,
         default=5,
         metavar="K",
         help="stop after K distinct differences (default 5)",
     )
     p.add_argument(
         "--timeout",
-        type=_seconds,
+        type=argtypes.seconds,
         default=10.0,
         help="seconds per request, writing it and reading the answer (default 10)",
     )
