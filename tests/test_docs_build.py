@@ -620,6 +620,7 @@ def _reader_pages(catalog: Catalog) -> list[str]:
         "reference/glossary",
         "guides/add-a-house-rule",
         "rulesets",
+        "house-rules",
         "compare",
         "tools/calculator",
         "tools/finder",

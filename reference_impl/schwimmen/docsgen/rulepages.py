@@ -392,9 +392,10 @@ def _bar(counts: dict[ProvenanceKind, int], language: str = "en") -> str:
     return f'<span class="prov-bar">{"".join(parts)}</span><small>{text}</small>'
 
 
-def house_rules_table(site: Site) -> str:
+def house_rules_table(site: Site, language: str = "en") -> str:
     """The table of ``docs/house-rules/index.md``: each house rule, its origin, what it
     changes there and on how many rulesets it fits."""
+    say = words()
     here = HOUSE_RULES_INDEX
     rows = []
     for hid, sf in site.house_rules.items():
@@ -402,13 +403,17 @@ def house_rules_table(site: Site) -> str:
         base, combined = site.rulesets[origin], site.with_house_rule[hid]
         changes = ", ".join(code(p) for p in changed_params(base, combined))
         fits = sum(1 for f in site.fits(hid) if f.ok)
+        title, _ = title_and_summary(sf, language)
         rows.append(
             [
                 link(here, house_rule_page(hid), code(hid)),
-                esc(str(sf.data["title"])),
+                esc(title),
                 link(here, ruleset_page(origin), code(origin)),
                 changes,
-                f"{fits} of {len(site.rulesets)}",
+                say("index.fits-count", language).format(fits=fits, total=len(site.rulesets)),
             ]
         )
-    return table(["id", "house rule", "origin", "changes", "fits"], rows)
+    header = [
+        say(f"index.{k}", language) for k in ("id", "house-rule", "origin", "changes", "fits")
+    ]
+    return table(header, rows)

@@ -294,7 +294,7 @@ def build_site(given: SiteInput) -> SiteOutput:
         {
             "provenance-legend": lambda language: rulepages.legend(RULESETS_INDEX, language),
             "rulesets-table": lambda language: rulepages.rulesets_table(site, language),
-            "house-rules-table": rulepages.house_rules_table(site),
+            "house-rules-table": lambda language: rulepages.house_rules_table(site, language),
         },
     ]
     return SiteOutput(pages, navigation(site, given, suite), site, suite, merge_parts(parts))
