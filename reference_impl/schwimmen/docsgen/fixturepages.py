@@ -532,8 +532,8 @@ def case_md(
                 + (f": {esc(title)}" if title else "")
             )
         body = (
-            "Where the sources are silent, the outcome rests on these stated defaults of the "
-            "rules matrix:\n\n" + "\n".join(items)
+            "Where the sources are silent, the outcome rests on these stated defaults "
+            "(the project's decisions):\n\n" + "\n".join(items)
         )
         out += ['!!! default "Stated defaults"', "", _indent(body), ""]
     return "\n".join(out)
