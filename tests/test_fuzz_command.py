@@ -172,7 +172,7 @@ def test_an_implementation_that_crashes_now_and_then_is_restarted_and_reported(
         (["--seconds", "0"], "argument --seconds: must be more than 0"),
         (["--ruleset", "no-such-ruleset"], "argument --ruleset:"),
         (["--impl", ""], "argument --impl: the command is empty"),
-        (["--max-differences", "0"], "argument --max-differences: must be 1 or more"),
+        (["--max-differences", "0"], "argument --max-differences: must be at least 1"),
         (["-j", "x"], "argument -j/--jobs: not a whole number"),
     ],
 )

@@ -1,5 +1,5 @@
-"""Argument types shared by the commands that drive an implementation (``conformance``,
-``fingerprint``, ``fuzz``).
+"""Argument types shared by the commands (``conformance``, ``fingerprint``, ``fuzz``,
+``simulate``, ``play``).
 
 A bad value must be one line naming what was wrong, and exit 2 like every other usage
 error (argparse does both for an ``ArgumentTypeError``), never a traceback; so every
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 from schwimmen.conformance.process import command_argv
@@ -17,24 +18,23 @@ from schwimmen.conformance.process import command_argv
 MAX_SECONDS = 86400.0  # a day: any longer budget or timeout is a typo
 
 
-def _whole(text: str, least: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < least:
-        raise argparse.ArgumentTypeError(f"must be {least} or more, not {value}")
-    return value
+def at_least(low: int) -> Callable[[str], int]:
+    """A whole number of at least ``low``: a count, a seat, a seed."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    return parse
 
 
-def positive_int(text: str) -> int:
-    """A count: processes, failures to stop after, differences to find."""
-    return _whole(text, 1)
-
-
-def seed(text: str) -> int:
-    """A random seed: any whole number from 0."""
-    return _whole(text, 0)
+positive_int = at_least(1)  # processes, failures to stop after, differences to find
+seed = at_least(0)  # a random seed: any whole number from 0
 
 
 def seconds(text: str) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -16,6 +16,7 @@ from rich.segment import Segment
 from rich.text import Text
 
 from schwimmen import __version__
+from schwimmen.cli import argtypes
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import Ruleset
@@ -34,21 +35,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         line = printable(message).replace("\n", " ")
         self.exit(2, f"{self.prog}: error: {line}\n")
-
-
-def _at_least(low: int) -> Callable[[str], int]:
-    """An argparse ``type=`` for a whole number of at least ``low``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
-        return value
-
-    return parse
 
 
 def _usage_error(args: argparse.Namespace, message: str) -> int:
@@ -303,15 +289,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ruleset", metavar="RULESET[+HOUSE...]")
     p.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
     p.add_argument(
-        "--matches", type=_at_least(1), default=1000, help="matches to play (default 1000)"
+        "--matches", type=argtypes.at_least(1), default=1000, help="matches to play (default 1000)"
     )
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument(
-        "--jobs", type=_at_least(1), default=None, help="worker processes (default: all cores)"
+        "--jobs",
+        type=argtypes.at_least(1),
+        default=None,
+        help="worker processes (default: all cores)",
     )
     p.add_argument(
         "--sample",
-        type=_at_least(0),
+        type=argtypes.at_least(0),
         default=2000,
         help="showdowns sampled with the full engine for mean hand values (default 2000; 0: none)",
     )
@@ -321,7 +310,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ruleset", metavar="RULESET[+HOUSE...]")
     p.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
     p.add_argument(
-        "--seat", type=_at_least(1), default=1, help="your seat, 1 = left of the first dealer"
+        "--seat",
+        type=argtypes.at_least(1),
+        default=1,
+        help="your seat, 1 = left of the first dealer",
     )
     p.add_argument("--seed", type=int, default=None, help="random seed for a repeatable game")
     p.add_argument("--bot", choices=("greedy", "random"), default="greedy", help="opponents")
