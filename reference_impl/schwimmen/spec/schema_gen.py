@@ -104,6 +104,7 @@ def _defs() -> dict[str, Any]:
                 "reading": {"type": "string", "minLength": 3},
                 "why": {"type": "string", "minLength": 3},
                 "decision": {"type": "string", "pattern": DECISION_PATTERN},
+                "de": german("reading", "why"),
             },
             "required": ["quotes", "reading", "why"],
             "additionalProperties": False,
@@ -116,6 +117,7 @@ def _defs() -> dict[str, Any]:
                 "why": {"type": "string", "minLength": 3},
                 "decision": {"type": "string", "pattern": DECISION_PATTERN},
                 "quotes": quotes,
+                "de": german("why"),
             },
             "required": ["why"],
             "additionalProperties": False,
@@ -128,12 +130,27 @@ def _defs() -> dict[str, Any]:
                 "in": {"type": "array", "minItems": 1},
                 "not_in": {"type": "array", "minItems": 1},
                 "why": {"type": "string", "minLength": 3},
+                "de": german("why"),
             },
             "required": ["param", "why"],
             "oneOf": [{"required": ["in"]}, {"required": ["not_in"]}],
             "x-messages": {"oneOf": "a condition needs exactly one of 'in' and 'not_in'"},
             "additionalProperties": False,
         },
+    }
+
+
+def german(*fields: str) -> dict[str, Any]:
+    """The ``de`` block beside English prose: the same fields in German, all of them, so a
+    German page never mixes a translated reading with an untranslated reason."""
+    return {
+        "type": "object",
+        "description": "The same text in German, for the site's German pages: "
+        + ", ".join(f"'{f}'" for f in fields)
+        + ".",
+        "properties": {f: {"type": "string", "minLength": 3} for f in fields},
+        "required": list(fields),
+        "additionalProperties": False,
     }
 
 
@@ -157,6 +174,7 @@ def _param_entry(param: Parameter) -> dict[str, Any]:
             "interpreted": {"$ref": "#/$defs/interpreted"},
             "default": {"$ref": "#/$defs/default"},
             "note": {"type": "string"},
+            "de": german("note"),
         },
         "required": ["value"],
         "additionalProperties": False,
@@ -254,6 +272,7 @@ def build_schema() -> dict[str, Any]:
                         "quotes": {"type": "array", "items": {"$ref": "#/$defs/citation"}},
                         "why": {"type": "string"},
                         "decision": {"type": "string", "pattern": DECISION_PATTERN},
+                        "de": german("topic", "why"),
                     },
                     "required": ["topic", "quotes", "why"],
                     "additionalProperties": False,
