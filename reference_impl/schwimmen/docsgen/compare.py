@@ -23,7 +23,6 @@ from schwimmen.docsgen.glance import Glance, glance_table
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     COMPARISON,
-    KIND_HELP,
     KIND_SYMBOL,
     PAIRS_INDEX,
     SCHEMA_REFERENCE,
@@ -42,6 +41,7 @@ from schwimmen.docsgen.markup import (
     where,
     wide_page,
 )
+from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.values import Cell, row_cells, short, short_md, value_classes
 from schwimmen.spec.model import ProvenanceKind, Setting
 from schwimmen.spec.parameters import BY_PATH, GROUPS, PARAMETERS
@@ -56,35 +56,40 @@ def _footnote_id(rid: str, param: str) -> str:
 
 
 def _cell_md(
-    cell: Cell, classes: dict[str, int], differs: bool, here: str, not_applicable: str
+    cell: Cell, classes: dict[str, int], differs: bool, here: str, language: str
 ) -> tuple[str, str]:
     """The cell's markdown and its footnote definition ('' for an inapplicable cell)."""
+    say = words()
     setting = cell.setting
     if setting is None:
-        return f'<span class="v na" title="{attr(not_applicable)}">—</span>', ""
+        na = say("rule.does-not-apply", language)
+        return f'<span class="v na" title="{attr(na)}">—</span>', ""
     rid = cell.ruleset.id
     key = cell.key or ""
     number = min(classes[key], PALETTE) if differs else 0
     kind = setting.provenance.kind
     css = f"v v{number} k-{kind.value}" + (" inh" if setting.inherited else "")
-    tip = kind.value + (f" {setting.provenance.decision}" if setting.provenance.decision else "")
+    tip = say(f"kind.{kind.value}", language)
+    tip += f" {setting.provenance.decision}" if setting.provenance.decision else ""
     if setting.inherited:
-        tip += f", inherited from {setting.origin}"
+        tip += f", {say('rule.inherited', language)} {setting.origin}"
     target = rel(here, f"{ruleset_page(rid)}#{param_anchor(setting.param)}")
-    value = short_md(setting.param, setting.value)
+    value = short_md(setting.param, setting.value, language)
     mark = KIND_SYMBOL[kind] + ("↳" if setting.inherited else "")
     fid = _footnote_id(rid, setting.param)
     text = f'<span class="{css}" title="{attr(tip)}">{mark} [{value}]({target})</span>[^{fid}]'
-    note = f"[^{fid}]: {footnote_text(setting, short(setting.param, setting.value))}"
+    shown = short(setting.param, setting.value, language)
+    note = f"[^{fid}]: {footnote_text(setting, shown, language)}"
     return text, note
 
 
 def comparison_key(glance: Glance, language: str = "en") -> str:
     """The key's chips: one per provenance kind, inherited, does not apply, and the
     colours of the other values of a row."""
+    say = words()
     kinds = " ".join(
-        f'<span class="v v0 k-{k.value}" title="{attr(KIND_HELP[k])}">{KIND_SYMBOL[k]} '
-        f"{k.value}</span>"
+        f'<span class="v v0 k-{k.value}" title="{attr(say(f"kind.{k.value}.help", language))}">'
+        f"{KIND_SYMBOL[k]} {say(f'kind.{k.value}', language)}</span>"
         for k in ProvenanceKind
     )
     other = esc(glance.label("other", language))
@@ -116,7 +121,9 @@ def comparison_tables(site: Site, glance: Glance, language: str = "en") -> str:
     jump = []
     sections: list[str] = []
     notes: list[str] = []
-    for group, title in GROUPS.items():
+    say = words()
+    for group in GROUPS:
+        title = say.group_title(group, language)
         params = [p for p in PARAMETERS if p.group == group]
         rows = []
         differing = 0
@@ -126,16 +133,18 @@ def comparison_tables(site: Site, glance: Glance, language: str = "en") -> str:
             differs = len(classes) > 1 or any(c.setting is None for c in cells)
             differing += differs
             marker = "row-differs" if differs else "row-same"
-            name = link(here, f"{SCHEMA_REFERENCE}#{param_anchor(param.path)}", esc(param.title))
+            name = link(
+                here,
+                f"{SCHEMA_REFERENCE}#{param_anchor(param.path)}",
+                esc(say.param_title(param.path, language)),
+            )
             same = esc(glance.label("same-in-all", language))
             row = [
                 f'<span class="{marker}" title="{attr(param.path)}">{name}</span>'
                 + ("" if differs else f' <small class="same-note">{same}</small>')
             ]
             for cell in cells:
-                text, note = _cell_md(
-                    cell, classes, differs, here, glance.label("not-applicable", language)
-                )
+                text, note = _cell_md(cell, classes, differs, here, language)
                 row.append(text)
                 if note:
                     notes.append(note)

@@ -40,6 +40,7 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
     table,
 )
+from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.suite import (
     KINDS,
     FixtureRuns,
@@ -719,86 +720,94 @@ def _compact(here: str, pairs: Sequence[tuple[Fixture, Case]]) -> str:
     return "\n".join(lines)
 
 
-_KIND_NOUN: Mapping[str, tuple[str, str]] = {
-    "hand-evaluation": ("hand evaluation", "hand evaluations"),
-    "showdown": ("showdown", "showdowns"),
-    "round": ("round", "rounds"),
-    "match": ("match", "matches"),
-    "setup": ("table setup", "table setups"),
-}
-
-
-def _kind_counts(pairs: Sequence[tuple[Fixture, Case]]) -> str:
+def _kind_counts(pairs: Sequence[tuple[Fixture, Case]], language: str) -> str:
+    say = words()
     counts = Counter(f.kind for f, _ in pairs)
     return ", ".join(
-        f"{counts[k]} {_KIND_NOUN[k][0 if counts[k] == 1 else 1]}" for k in KINDS if counts.get(k)
+        f"{counts[k]} {say(f'fixture-kind.{k}.' + ('one' if counts[k] == 1 else 'many'), language)}"
+        for k in KINDS
+        if counts.get(k)
     )
 
 
-def _runs_sentence(here: str, name: str, pairs: Sequence[tuple[Fixture, Case]]) -> str:
+def _runs_sentence(
+    here: str, name: str, pairs: Sequence[tuple[Fixture, Case]], language: str
+) -> str:
     """How many fixtures run under ``name``, by kind, and the command that runs them."""
-    return (
-        f"**{len(pairs)} fixtures** of the {link(here, FIXTURES_INDEX, 'conformance suite')} run "
-        f"under {code(name)} ({_kind_counts(pairs) or 'none'}). Run them: "
-        f"{code(f'schwimmen conformance --ruleset {name}')}."
+    say = words()
+    return say(
+        "conformance.runs",
+        language,
+        n=len(pairs),
+        suite=link(here, FIXTURES_INDEX, say("conformance.suite", language)),
+        name=code(name),
+        kinds=_kind_counts(pairs, language) or say("conformance.no-kinds", language),
+        command=code(f"schwimmen conformance --ruleset {name}"),
     )
 
 
-def conformance_section(site: Site, suite: Suite, name: str, here: str) -> str:
+def _heading(language: str) -> list[str]:
+    return [f"## {words()('conformance.heading', language)} {{#conformance}}", ""]
+
+
+def _folded(here: str, pairs: Sequence[tuple[Fixture, Case]], key: str, language: str) -> list[str]:
+    title = words()(key, language, n=len(pairs))
+    return [f'??? fixtures "{title}"', "", _indent(_compact(here, pairs)), ""]
+
+
+def conformance_section(
+    site: Site, suite: Suite, name: str, here: str, language: str = "en"
+) -> str:
     """The "Conformance" section of a ruleset page (``name`` = ruleset id)."""
     pairs = suite.applying_to(name)
-    out = ["## Conformance {#conformance}", ""]
+    out = _heading(language)
     if not pairs:
-        out += [f"No fixture of the conformance suite runs under {code(name)}.", ""]
+        out += [words()("conformance.none", language, name=code(name)), ""]
         return "\n".join(out)
-    out += [
-        _runs_sentence(here, name, pairs),
-        "",
-        f'??? fixtures "The {len(pairs)} fixtures, by area"',
-        "",
-        _indent(_compact(here, pairs)),
-        "",
-    ]
+    out += [_runs_sentence(here, name, pairs, language), ""]
+    out += _folded(here, pairs, "conformance.by-area", language)
     return "\n".join(out)
 
 
 def house_rule_conformance_section(
-    site: Site, suite: Suite, hid: str, origin: str, here: str
+    site: Site, suite: Suite, hid: str, origin: str, here: str, language: str = "en"
 ) -> str:
     """The "Conformance" section of a house-rule page: what runs under ``origin+hid`` and
     where its expected outcome differs from the origin's."""
+    say = words()
     name = f"{origin}+{hid}"
     pairs = suite.applying_to(name)
-    out = ["## Conformance {#conformance}", ""]
+    out = _heading(language)
     if name not in suite.names:
-        out += [f"{code(name)} is not part of the default run.", ""]
+        out += [say("conformance.not-in-run", language, name=code(name)), ""]
         return "\n".join(out)
-    out += [_runs_sentence(here, name, pairs), ""]
+    out += [_runs_sentence(here, name, pairs, language), ""]
     differs = []
     for fixture, case in pairs:
         before = suite.runs[fixture.id].case_for(origin)
         if before is None or before.index != case.index:
             differs.append((fixture, case, before))
     if differs:
-        out += [f"Where the house rule changes the expected outcome from {code(origin)}:", ""]
+        out += [say("conformance.changes", language, origin=code(origin)), ""]
+        absent = f"<span class='na'>{say('conformance.does-not-run', language)}</span>"
         rows = []
         for fixture, case, before in differs:
             page = rel(here, fixture_page(fixture.id))
             rows.append(
                 [
                     f"[{esc(fixture.title)}]({page})",
-                    esc(before.label()) if before else "<span class='na'>does not run</span>",
+                    esc(before.label()) if before else absent,
                     f"[{esc(case.label())}]({page}#case-{case.index + 1})",
                 ]
             )
-        out += [table(["fixture", code(origin), f"with {code(hid)}"], rows), ""]
-    if pairs:
-        out += [
-            f'??? fixtures "All {len(pairs)} fixtures, by area"',
-            "",
-            _indent(_compact(here, pairs)),
-            "",
+        header = [
+            say("conformance.fixture", language),
+            code(origin),
+            say("conformance.with", language, name=code(hid)),
         ]
+        out += [table(header, rows), ""]
+    if pairs:
+        out += _folded(here, pairs, "conformance.all-by-area", language)
     return "\n".join(out)
 
 

@@ -178,16 +178,6 @@ def suit_symbols(text: str) -> str:
 
 
 # ----------------------------------------------------------------------------- provenance
-KIND_TITLE: Mapping[ProvenanceKind, str] = {
-    ProvenanceKind.CITED: "Cited",
-    ProvenanceKind.INTERPRETED: "Interpreted",
-    ProvenanceKind.DEFAULT: "Default",
-}
-KIND_HELP: Mapping[ProvenanceKind, str] = {
-    ProvenanceKind.CITED: "the source says so, in the words quoted",
-    ProvenanceKind.INTERPRETED: "the source is ambiguous: the reading chosen, and why",
-    ProvenanceKind.DEFAULT: "the sources are silent: the choice made, and why",
-}
 KIND_SYMBOL: Mapping[ProvenanceKind, str] = {
     ProvenanceKind.CITED: "❝",
     ProvenanceKind.INTERPRETED: "≈",
@@ -301,11 +291,15 @@ def provenance_block(
 
     The three kinds are three admonition types (``cited``, ``interpreted``, ``default``)
     with their own colour and icon, so a reader sees at a glance whether a rule is the
-    source's word, our reading of it, or our choice where the sources are silent. (The
-    readings and reasons are the spec's, in English.)
+    source's word, our reading of it, or our choice where the sources are silent. The
+    readings and reasons are the spec's, in ``language`` where its ``de:`` blocks give them.
     """
     say = words()
     known = list(decisions)
+
+    def labelled(label: str, text: str | None) -> str:
+        return f"**{say(label, language)}** {link_refs(esc(text or ''), here, known)}"
+
     title = say(f"kind.{prov.kind.value}.title", language)
     if prov.decision:
         title += f" ({prov.decision})"
@@ -315,18 +309,12 @@ def provenance_block(
     elif prov.kind is ProvenanceKind.INTERPRETED:
         body.append(f"**{say('rule.source-says', language)}**")
         body.extend(citation_md(c, here, language) for c in prov.citations)
-        body.append(
-            f"**{say('rule.reading', language)}** {link_refs(esc(prov.reading or ''), here, known)}"
-        )
-        body.append(
-            f"**{say('rule.why', language)}** {link_refs(esc(prov.why or ''), here, known)}"
-        )
+        body.append(labelled("rule.reading", prov.reading_in(language)))
+        body.append(labelled("rule.why", prov.why_in(language)))
     else:
         choice = f" **{say('rule.choice', language)}** {value}" if value else ""
         body.append(f"**{say('rule.silent', language)}**" + choice)
-        body.append(
-            f"**{say('rule.why', language)}** {link_refs(esc(prov.why or ''), here, known)}"
-        )
+        body.append(labelled("rule.why", prov.why_in(language)))
         if prov.citations:
             body.append(f"**{say('rule.related', language)}**")
             body.extend(citation_md(c, here, language) for c in prov.citations)
@@ -339,17 +327,18 @@ def provenance_block(
     return admonition(prov.kind.value, title, "\n\n".join(body))
 
 
-def footnote_text(setting: Setting, value: str) -> str:
+def footnote_text(setting: Setting, value: str, language: str = "en") -> str:
     """A one-paragraph footnote for a comparison cell: value, kind and its evidence."""
+    say = words()
     prov = setting.provenance
-    head = f"**{esc(setting.param)} = {esc(value)}** ({prov.kind.value}"
+    head = f"**{esc(setting.param)} = {esc(value)}** ({say(f'kind.{prov.kind.value}', language)}"
     head += f" {prov.decision})" if prov.decision else ")"
     if setting.inherited:
-        head += f", inherited from {esc(setting.origin)}"
+        head += f", {say('rule.inherited', language)} {esc(setting.origin)}"
     parts = [head + "."]
     if prov.kind is ProvenanceKind.INTERPRETED and prov.reading:
-        parts.append(f"Reading: {esc(prov.reading)}")
+        parts.append(f"{say('rule.reading', language)} {esc(prov.reading_in(language) or '')}")
     if prov.kind is ProvenanceKind.DEFAULT and prov.why:
-        parts.append(f"Why: {esc(prov.why)}")
+        parts.append(f"{say('rule.why', language)} {esc(prov.why_in(language) or '')}")
     parts.extend(esc(citation_plain(c)) for c in prov.citations)
     return " ".join(parts)

@@ -122,10 +122,12 @@ class Words:
     groups: Mapping[str, str] = field(default_factory=dict)
     parameters: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
-    def __call__(self, key: str, language: str = DEFAULT_LANGUAGE) -> str:
-        """The label ``key`` in ``language``; a missing key is a programming error."""
+    def __call__(self, key: str, language: str = DEFAULT_LANGUAGE, **fields: object) -> str:
+        """The label ``key`` in ``language``, its ``{placeholders}`` filled from ``fields``;
+        a missing key or field is a programming error."""
         entry = self.labels[key]
-        return entry.get(language, entry[DEFAULT_LANGUAGE])
+        text = entry.get(language, entry[DEFAULT_LANGUAGE])
+        return text.format(**fields) if fields else text
 
     def param_title(self, param: str, language: str = DEFAULT_LANGUAGE) -> str:
         if language != DEFAULT_LANGUAGE and param in self.parameters:

@@ -8,6 +8,9 @@ choice and its reason (with the rules-matrix U number) when the sources are sile
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from schwimmen.docsgen.context import Site, changed_params, kind_counts
 from schwimmen.docsgen.markup import (
     COMPARISON,
@@ -103,7 +106,7 @@ def setting_section(
         ),
     ]
     if setting.note:
-        note = link_refs(esc(setting.note), here, site.refs)
+        note = link_refs(esc(setting.note_in(language) or ""), here, site.refs)
         lines += [f"**{say('rule.note', language)}** {note}", "{: .rule-note }", ""]
     return "\n".join(lines)
 
@@ -116,11 +119,11 @@ def _not_applicable(ruleset: Ruleset, language: str = "en") -> list[tuple[str, s
         if param.path in ruleset.settings:
             continue
         failed = applicable(param, values)
-        reason = (
-            f"{say('page.needs', language)} {failed.describe()}"
-            if failed
-            else say("page.not-set", language)
-        )
+        if failed:
+            relation = say(f"page.{failed.relation_key()}", language)
+            reason = f"{say('page.needs', language)} {failed.param} {relation} {failed.shown()}"
+        else:
+            reason = say("page.not-set", language)
         out.append((param.path, reason))
     return out
 
@@ -132,6 +135,13 @@ def _sources_line(sf: SpecFile, here: str, language: str = "en") -> str:
         reporting = words()("facts.reporting", language)
         text += f" {reporting} *{esc(str(sf.data['attribution']))}*"
     return text
+
+
+def _condition_why(cond: Mapping[str, Any], language: str) -> str:
+    """A house rule's reason for a condition, from its ``de:`` block on German pages."""
+    own = cond.get(language) if language != "en" else None
+    text = own.get("why") if isinstance(own, Mapping) else None
+    return " ".join(str(text or cond["why"]).split())
 
 
 def title_and_summary(sf: SpecFile, language: str = "en") -> tuple[str, str]:
@@ -188,9 +198,9 @@ def ruleset_markdown(
             body = [citation_md(c, here, language) for c in item.citations]
             body.append(
                 f"**{say('page.why-not-specified', language)}** "
-                f"{link_refs(esc(item.why), here, site.refs)}"
+                f"{link_refs(esc(item.why_in(language)), here, site.refs)}"
             )
-            topic = item.topic + (f" ({item.decision})" if item.decision else "")
+            topic = item.topic_in(language) + (f" ({item.decision})" if item.decision else "")
             out.append(admonition("unresolved", topic, "\n\n".join(body)))
     missing = _not_applicable(ruleset, language)
     if missing:
@@ -302,7 +312,7 @@ def house_rule_markdown(
             target = f"{SCHEMA_REFERENCE}#{param_anchor(str(cond['param']))}"
             out.append(
                 f"- {link(here, target, code(str(cond['param'])))} {word} {values}: "
-                f"{esc(str(cond['why']))}"
+                f"{esc(_condition_why(cond, language))}"
             )
         out.append("")
     else:

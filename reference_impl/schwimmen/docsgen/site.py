@@ -224,32 +224,34 @@ def build_site(given: SiteInput) -> SiteOutput:
         )
     pages: list[Page] = []
     for rid in site.rulesets:
-        conformance = (
-            fixturepages.conformance_section(site, suite, rid, ruleset_page(rid)) if suite else None
-        )
-        pages += [
-            Page(
-                translation(ruleset_page(rid), language),
-                rulepages.ruleset_markdown(site, rid, conformance, language=language),
+        for language in pagedata.LANGUAGES:
+            conformance = (
+                fixturepages.conformance_section(site, suite, rid, ruleset_page(rid), language)
+                if suite
+                else None
             )
-            for language in pagedata.LANGUAGES
-        ]
+            pages.append(
+                Page(
+                    translation(ruleset_page(rid), language),
+                    rulepages.ruleset_markdown(site, rid, conformance, language=language),
+                )
+            )
     for hid, sf in site.house_rules.items():
-        conformance = (
-            fixturepages.house_rule_conformance_section(
-                site, suite, hid, str(sf.data["origin"]), house_rule_page(hid)
-            )
-            if suite
-            else None
-        )
         text = given.house_rule_texts.get(hid)
-        pages += [
-            Page(
-                translation(house_rule_page(hid), language),
-                rulepages.house_rule_markdown(site, hid, text, conformance, language=language),
+        for language in pagedata.LANGUAGES:
+            conformance = (
+                fixturepages.house_rule_conformance_section(
+                    site, suite, hid, str(sf.data["origin"]), house_rule_page(hid), language
+                )
+                if suite
+                else None
             )
-            for language in pagedata.LANGUAGES
-        ]
+            pages.append(
+                Page(
+                    translation(house_rule_page(hid), language),
+                    rulepages.house_rule_markdown(site, hid, text, conformance, language=language),
+                )
+            )
     pages += [
         Page(pair_page(a, b), compare.pair_markdown(site, glance, a, b), in_nav=False)
         for a, b in compare.pair_ids(site)

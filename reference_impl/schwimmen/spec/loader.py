@@ -24,11 +24,13 @@ from schwimmen.resources import spec_dir
 from schwimmen.spec import consistency
 from schwimmen.spec.errors import JsonPath, Notice, SpecError, SpecErrors
 from schwimmen.spec.model import (
+    TRANSLATED,
     Citation,
     Provenance,
     ProvenanceKind,
     Ruleset,
     Setting,
+    Translations,
     Unresolved,
     freeze,
 )
@@ -95,6 +97,16 @@ def _citation(raw: Mapping[str, Any]) -> Citation:
     )
 
 
+def translations_of(raw: Mapping[str, Any]) -> Translations:
+    """The ``de:`` block beside a piece of prose (the schema allows no other language yet),
+    with its folded lines joined like the English."""
+    return tuple(
+        (language, field, " ".join(str(text).split()))
+        for language in TRANSLATED
+        for field, text in (raw.get(language) or {}).items()
+    )
+
+
 def provenance_of(entry: Mapping[str, Any]) -> Provenance:
     if "cited" in entry:
         return Provenance(
@@ -108,6 +120,7 @@ def provenance_of(entry: Mapping[str, Any]) -> Provenance:
             reading=raw["reading"].strip(),
             why=raw["why"].strip(),
             decision=raw.get("decision"),
+            translations=translations_of(raw),
         )
     raw = entry["default"]
     return Provenance(
@@ -115,6 +128,7 @@ def provenance_of(entry: Mapping[str, Any]) -> Provenance:
         citations=tuple(_citation(c) for c in raw.get("quotes", ())),
         why=raw["why"].strip(),
         decision=raw.get("decision"),
+        translations=translations_of(raw),
     )
 
 
@@ -368,11 +382,18 @@ class Catalog:
                     p.setting.origin,
                     True,
                     p.setting.note,
+                    p.setting.translations,
                 )
                 placed[key] = _Placed(inherited, p.file, p.path)
         for param, entry, path in sf.entries():
             setting = Setting(
-                param, freeze(entry["value"]), provenance_of(entry), sf.id, False, entry.get("note")
+                param,
+                freeze(entry["value"]),
+                provenance_of(entry),
+                sf.id,
+                False,
+                entry.get("note"),
+                translations_of(entry),
             )
             placed[param] = _Placed(setting, sf, path)
         return placed
@@ -412,6 +433,7 @@ class Catalog:
                     overlay.id,
                     False,
                     entry.get("note"),
+                    translations_of(entry),
                 )
                 earlier = set_by.get(param)
                 if earlier is not None and earlier.setting.value != setting.value:
@@ -486,6 +508,7 @@ class Catalog:
                 tuple(_citation(c) for c in u["quotes"]),
                 u["why"].strip(),
                 u.get("decision"),
+                translations_of(u),
             )
             for u in base.data.get("unresolved", ())
         )

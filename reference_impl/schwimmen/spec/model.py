@@ -46,6 +46,23 @@ class Citation:
         return out
 
 
+TRANSLATED = ("de",)
+"""The languages a spec file may give its prose in, besides English (its ``de:`` blocks)."""
+
+Translations = tuple[tuple[str, str, str], ...]
+"""The ``de:`` blocks of a spec file's prose, as ``(language, field, text)`` triples: a
+tuple rather than a mapping so that the values holding it stay hashable."""
+
+
+def translated(english: str | None, field: str, texts: Translations, language: str) -> str | None:
+    """``field`` in ``language`` where the file gives it, else the English text: a German page
+    shows the English of a house rule whose author wrote no German, rather than nothing."""
+    for lang, name, text in texts:
+        if lang == language and name == field:
+            return text
+    return english
+
+
 @dataclass(frozen=True)
 class Provenance:
     kind: ProvenanceKind
@@ -53,6 +70,13 @@ class Provenance:
     reading: str | None = None
     why: str | None = None
     decision: str | None = None
+    translations: Translations = ()
+
+    def reading_in(self, language: str) -> str | None:
+        return translated(self.reading, "reading", self.translations, language)
+
+    def why_in(self, language: str) -> str | None:
+        return translated(self.why, "why", self.translations, language)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind.value}
@@ -81,6 +105,10 @@ class Setting:
     origin: str
     inherited: bool = False
     note: str | None = None
+    translations: Translations = ()
+
+    def note_in(self, language: str) -> str | None:
+        return translated(self.note, "note", self.translations, language)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -100,6 +128,13 @@ class Unresolved:
     citations: tuple[Citation, ...]
     why: str
     decision: str | None = None
+    translations: Translations = ()
+
+    def topic_in(self, language: str) -> str:
+        return translated(self.topic, "topic", self.translations, language) or self.topic
+
+    def why_in(self, language: str) -> str:
+        return translated(self.why, "why", self.translations, language) or self.why
 
 
 @dataclass(frozen=True)

@@ -37,11 +37,21 @@ class Condition:
         return inside != self.negate
 
     def describe(self) -> str:
-        shown = ", ".join(_show(v) for v in self.values)
+        return f"{self.param} {self.relation()} {self.shown()}"
+
+    def relation(self) -> str:
+        """``is``, ``is not``, ``is one of`` or ``is not one of``, in English (the site's
+        German pages look the same words up by :meth:`relation_key`)."""
         word = "is not" if self.negate else "is"
+        return word + " one of" if len(self.values) > 1 else word
+
+    def relation_key(self) -> str:
         if len(self.values) > 1:
-            word += " one of"
-        return f"{self.param} {word} {shown}"
+            return "is-none-of" if self.negate else "is-one-of"
+        return "is-not" if self.negate else "is"
+
+    def shown(self) -> str:
+        return ", ".join(_show(v) for v in self.values)
 
 
 def _same(a: Any, b: Any) -> bool:
