@@ -656,8 +656,13 @@ def test_german_rule_pages_show_the_german_titles_and_names(site: Path, catalog:
     for rid, sf in catalog.rulesets.items():
         html = _page(site, f"de/rulesets/{rid}")
         assert _h1(html) == sf.data["de"]["title"], rid
+        text = htmllib.unescape(re.sub(r"<[^>]+>", "", html))
         for setting in catalog.resolve(rid).settings.values():
             assert htmllib.escape(say.param_title(setting.param, "de"), quote=False) in html
+            prov = setting.provenance
+            for german in (prov.reading_in("de"), prov.why_in("de"), setting.note_in("de")):
+                assert german is None or german in text, (rid, setting.param, german)
+        assert say("conformance.heading", "de") in text, rid
     for hid, sf in catalog.house_rules.items():
         assert _h1(_page(site, f"de/house-rules/{hid}")) == sf.data["de"]["title"], hid
 
@@ -670,6 +675,23 @@ def test_every_ruleset_house_rule_and_parameter_has_its_german_words(catalog: Ca
 
     for name, sf in {**catalog.rulesets, **catalog.house_rules}.items():
         assert sf.data.get("de", {}).get("title") and sf.data["de"].get("summary"), name
+        for cond in sf.data.get("requires", ()):
+            assert cond.get("de", {}).get("why"), (name, cond["param"])
+    for name in [
+        *catalog.rulesets,
+        *(f"{h.data['origin']}+{hid}" for hid, h in catalog.house_rules.items()),
+    ]:
+        ruleset = catalog.resolve(name)
+        for setting in ruleset.settings.values():
+            prov = setting.provenance
+            for english, german in (
+                (prov.reading, prov.reading_in("de")),
+                (prov.why, prov.why_in("de")),
+                (setting.note, setting.note_in("de")),
+            ):
+                assert english is None or german != english, (name, setting.param, english)
+        for item in ruleset.unresolved:
+            assert item.why_in("de") != item.why and item.topic_in("de") != item.topic, name
     say = words()
     assert set(say.groups) == set(GROUPS)
     assert set(say.parameters) == set(BY_PATH)

@@ -51,3 +51,32 @@ def test_a_label_missing_its_german_is_located(tmp_path: Path) -> None:
     path.write_text("labels:\n  a.b: {en: x}\n", encoding="utf-8")
     (message,) = _errors(path, words.__wrapped__)
     assert message.startswith("spec/words.yaml:2:") and "'de'" in message, message
+
+
+def test_a_label_whose_german_drops_a_placeholder_is_located(tmp_path: Path) -> None:
+    path = tmp_path / "words.yaml"
+    path.write_text(
+        "labels:\n  a.b: {en: 'runs under {name}', de: 'läuft unter {nmae}'}\n", encoding="utf-8"
+    )
+    (message,) = _errors(path, words.__wrapped__)
+    assert message.startswith("spec/words.yaml:2:") and "['name']" in message, message
+
+
+def test_a_house_rule_gives_its_german_where_it_has_some_and_its_english_elsewhere(
+    scratch: Path,
+) -> None:
+    from schwimmen.spec.loader import Catalog
+
+    (scratch / "house-rules" / "longer-matches.yaml").write_text(
+        "id: longer-matches\nkind: house-rule\ntitle: Longer matches\norigin: pagat\n"
+        "requires:\n  - {param: lives.after_last, in: [swim], why: before swimming,\n"
+        "     de: {why: vor dem Schwimmen}}\n"
+        "rules:\n  lives:\n    count:\n      value: 4\n"
+        "      default: {why: We like long matches., de: {why: Wir spielen gern lange.}}\n"
+        "      note: An English note only.\n",
+        encoding="utf-8",
+    )
+    setting = Catalog.load(scratch).resolve("pagat+longer-matches").settings["lives.count"]
+    assert setting.provenance.why_in("de") == "Wir spielen gern lange."
+    assert setting.provenance.why_in("en") == "We like long matches."
+    assert setting.note_in("de") == "An English note only."

@@ -8,6 +8,7 @@ stops the build with the file, the line and the rule broken (:class:`SpecErrors`
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -148,6 +149,10 @@ class Words:
         return GROUPS[group]
 
 
+def _placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
 @cache
 def words(path: Path | None = None) -> Words:
     doc = _read(path or spec_dir() / "words.yaml", "words.schema.json")
@@ -170,6 +175,17 @@ def words(path: Path | None = None) -> Words:
     for group in data.get("groups", {}):
         if group not in GROUPS:
             errors.append(doc.error(("groups", group), f"no parameter group {group!r}", key=True))
+    for key, texts in data["labels"].items():
+        english = _placeholders(texts["en"])
+        for language, text in texts.items():
+            if _placeholders(text) != english:
+                errors.append(
+                    doc.error(
+                        ("labels", key, language),
+                        f"the {language} text of {key!r} must fill the same placeholders as the "
+                        f"English one: {sorted(english)}, not {sorted(_placeholders(text))}",
+                    )
+                )
     if errors:
         raise SpecErrors(errors)
     return Words(data["labels"], data.get("groups", {}), params)
