@@ -300,17 +300,21 @@ def _scenario_parts(page: str, disagreements: Disagreements) -> dict[str, str]:
 
 
 @needs_mkdocs
+@pytest.mark.parametrize("language", ["en", "de"])
 def test_every_scenario_shows_its_cards_and_every_rulesets_outcome(
-    site: Path, catalog: Catalog, disagreements: Disagreements
+    site: Path, catalog: Catalog, disagreements: Disagreements, language: str
 ) -> None:
-    """Built from a clean checkout, the page has every scenario with its question, its
-    cards, the sources' words and, in its outcome tables, each of the ten rulesets."""
-    page = _page(site, "compare/disagreements")
+    """Built from a clean checkout, the page (and its German version) has every scenario
+    with its question, its cards, the sources' words and, in its outcome tables, each of the
+    ten rulesets."""
+    page = _page(site, "compare/disagreements" if language == "en" else "de/compare/disagreements")
     parts = _scenario_parts(page, disagreements)
     assert len(parts) == len(disagreements.scenarios) == 62
     for scenario in disagreements.scenarios:
         part = parts[scenario.id]
-        assert htmllib.escape(scenario.asks, quote=False) in part, scenario.id
+        asks = scenario.text("asks", language)
+        assert language == "en" or asks != scenario.asks, f"{scenario.id} has no German"
+        assert htmllib.escape(asks, quote=False) in part, scenario.id
         assert 'class="card ' in part or "setup" in scenario.shows[0], scenario.id
         assert part.count('class="dis-outcomes"') == len(scenario.shows), scenario.id
         assert "admonition cited" in part and 'class="de-quote"' in part, scenario.id
@@ -622,6 +626,7 @@ def _reader_pages(catalog: Catalog) -> list[str]:
         "rulesets",
         "house-rules",
         "compare",
+        "compare/disagreements",
         "tools/calculator",
         "tools/finder",
         *(f"rulesets/{rid}" for rid in catalog.rulesets),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.docsgen.context import Site
@@ -133,7 +134,7 @@ def summary_md(suite: Suite, data: Disagreements, language: str) -> str:
         f"{len(pinned)} {words['of']} {len(ids)}",
         str(len(fixtures)),
     ]
-    topics = " · ".join(f"[{esc(t.title)}](#{t.id})" for t in data.topics)
+    topics = " · ".join(f"[{esc(t.title_in(language))}](#{t.id})" for t in data.topics)
     return (
         '<div class="dis-summary" markdown>\n\n'
         + table(head, [row])
@@ -152,9 +153,10 @@ def scenarios_md(
     words = data.words(language)
     out: list[str] = []
     for topic in data.topics:
-        out += [f"## {esc(topic.title)} {{#{topic.id}}}", ""]
+        out += [f"## {esc(topic.title_in(language))} {{#{topic.id}}}", ""]
         for scenario in topic.scenarios:
-            out += [scenario_md(site, suite, scenario, computed.shown[scenario.id], words), ""]
+            shown = computed.shown[scenario.id]
+            out += [scenario_md(site, suite, scenario, shown, words, language), ""]
     return "\n".join(out)
 
 
@@ -164,18 +166,20 @@ def scenario_md(
     scenario: Scenario,
     shown: Sequence[Shown],
     words: Mapping[str, str],
+    language: str = "en",
 ) -> str:
     """One scenario: the question, the position in words, each shown position with its
     cards and the engine's answers under every ruleset, the sources' words, and the
     fixtures, decisions and rules it concerns."""
-    out = [f"### {scenario.id} — {esc(scenario.title)} {{#{scenario.anchor}}}", ""]
+    text = partial(scenario.text, language=language)
+    out = [f"### {scenario.id} — {esc(text('title'))} {{#{scenario.anchor}}}", ""]
     kinds = dict.fromkeys(item.fixture.kind for item in shown)
     if kinds:
         out += [" ".join(kind_badge(k) for k in kinds), "{: .fx-badges }", ""]
-    out += [f"**{esc(words['asks'])}:** {esc(scenario.asks)}", ""]
-    out += [esc(scenario.position), ""]
+    out += [f"**{esc(words['asks'])}:** {esc(text('asks'))}", ""]
+    out += [esc(text("position")), ""]
     if scenario.note:
-        out += [esc(scenario.note), ""]
+        out += [esc(text("note")), ""]
     many = len(shown) > 1
     for index, item in enumerate(shown):
         out += _shown_md(item, index if many else None, words)

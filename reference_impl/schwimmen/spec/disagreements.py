@@ -18,7 +18,8 @@ from types import MappingProxyType
 
 from schwimmen.resources import spec_dir
 from schwimmen.spec.errors import JsonPath, SpecError, SpecErrors
-from schwimmen.spec.model import Citation
+from schwimmen.spec.loader import translations_of
+from schwimmen.spec.model import Citation, Translations, translated
 from schwimmen.spec.sources import Bibliography, citation_problems
 from schwimmen.spec.validation import schema_errors
 from schwimmen.spec.yamlread import Document, YamlError, read_file
@@ -39,6 +40,13 @@ class Scenario:
     topic: str
     # where it stands in the file, for located errors
     path: JsonPath
+    translations: Translations = ()
+
+    def text(self, field: str, language: str) -> str:
+        """``title``, ``position``, ``asks`` or ``note`` in ``language`` (its ``de:`` block),
+        in English where the file gives no translation."""
+        english = str(getattr(self, field))
+        return translated(english, field, self.translations, language) or english
 
     @property
     def anchor(self) -> str:
@@ -50,6 +58,10 @@ class Topic:
     id: str
     title: str
     scenarios: tuple[Scenario, ...]
+    translations: Translations = ()
+
+    def title_in(self, language: str) -> str:
+        return translated(self.title, "title", self.translations, language) or self.title
 
 
 @dataclass(frozen=True)
@@ -139,9 +151,17 @@ def load_disagreements(
                     note=str(raw.get("note", "")).strip(),
                     topic=topic_id,
                     path=at,
+                    translations=translations_of(raw),
                 )
             )
-        topics.append(Topic(topic_id, str(raw_topic["title"]).strip(), tuple(scenarios)))
+        topics.append(
+            Topic(
+                topic_id,
+                str(raw_topic["title"]).strip(),
+                tuple(scenarios),
+                translations_of(raw_topic),
+            )
+        )
     labels = MappingProxyType(
         {lang: MappingProxyType(dict(words)) for lang, words in doc.data["labels"].items()}
     )
