@@ -558,10 +558,11 @@ def test_where_predicates_read_as_words() -> None:
 def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
     fixtures: list[Fixture],
 ) -> None:
-    """The fixture pages build their phrases from label keys
+    """The fixture pages and the statistics charts build their phrases from label keys
     (``fixture.verb.<action>`` ...): each key they can form exists, in English and German,
     also for the branches no shipped fixture reaches."""
     from schwimmen.docsgen.pagedata import words
+    from schwimmen.docsgen.statistics import REASONS, reason_label
     from schwimmen.docsgen.suite import KINDS, kind_help
 
     fixture = next(f for f in fixtures if fixturepages.step_pairs(f))
@@ -612,6 +613,7 @@ def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
         for hand in fixturepages._HANDS:
             assert fixturepages.value_md({"hand": hand}, language)
         assert all(kind_help(kind, language) for kind in KINDS)
+        assert all(reason_label(reason, language) for reason in REASONS)
     assert fixturepages.action_md("knock", "de") != fixturepages.action_md("knock")
 
 
