@@ -559,6 +559,68 @@ def test_where_predicates_read_as_words() -> None:
     assert "30½" in fixturepages.predicate_md("triples.points", [30.5], here)
 
 
+def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
+    fixtures: list[Fixture],
+) -> None:
+    """The fixture pages and the statistics charts build their phrases from label keys
+    (``fixture.verb.<action>`` ...): each key they can form exists, in English and German,
+    also for the branches no shipped fixture reaches."""
+    from schwimmen.docsgen.pagedata import words
+    from schwimmen.docsgen.statistics import REASONS, reason_label
+    from schwimmen.docsgen.suite import KINDS, kind_help
+
+    fixture = next(f for f in fixtures if fixturepages.step_pairs(f))
+    expect = {
+        "after_step": {"1": {"values": {"P1": None, "P2": {"hand": "triple"}}}},
+        "end": {"after_step": 1, "reason": "no-such", "knocker": None, "lives_lost": {}},
+        "rounds": [
+            {"at_deal": True, "by": "P1", "knocker": "P2", "losses": {"P1": 1, "P2": 2}},
+            {"at_deal": False, "values": {"P1": {"points": None, "suit": "H", "maximum": True}}},
+            {"hands": {"P1": ["QC"]}, "losses": {}},
+        ],
+        "round_over": False,
+        "losses": {"P3": 1},
+        "values": {"P1": {"points": 31, "maximum": False}},
+        "steps": {"1": {"rejected": "not-your-turn"}, "2": "accepted"},
+        "to_move": None,
+        "phase": "play",
+        "middle": None,
+        "hands": {"P1": ["QC"]},
+        "knocker": "P1",
+        "dealer": "P2",
+        "legal_includes": ["pass"],
+        "legal_excludes": ["knock"],
+        "lives": {"P1": 2},
+        "swimming": [],
+        "eliminated": ["P2"],
+        "winners": ["P1"],
+        "match_over": True,
+        "points": {"P1": 1},
+        "accepted": False,
+        "pack": 32,
+    }
+    said = {
+        language: "\n".join(fixturepages.expectation_lines(fixture, expect, language=language))
+        for language in ("en", "de")
+    }
+    assert "The table is **not** allowed." in said["en"] and "Grund `no-such`" in said["de"]
+    assert said["en"] != said["de"]
+    for language in ("en", "de"):
+        assert fixturepages.values_table(expect["values"], {}, language)
+        assert fixturepages.position_md(fixture, language)
+        for action in fixturepages._VERBS:
+            assert fixturepages.action_md(action, language).startswith(
+                words()(f"fixture.verb.{action}", language)
+            )
+        for reason in fixturepages._REASONS:
+            assert fixturepages.round_md({"reason": reason, "by": "P1"}, [], language)
+        for hand in fixturepages._HANDS:
+            assert fixturepages.value_md({"hand": hand}, language)
+        assert all(kind_help(kind, language) for kind in KINDS)
+        assert all(reason_label(reason, language) for reason in REASONS)
+    assert fixturepages.action_md("knock", "de") != fixturepages.action_md("knock")
+
+
 def test_bar_charts_are_well_formed_svg() -> None:
     bars = [
         svgchart.Bar(

@@ -47,6 +47,7 @@ from schwimmen.docsgen.suite import (
     Suite,
     area_of,
     house_rule_of,
+    kind_help,
     name_of,
 )
 from schwimmen.docsgen.values import short
@@ -56,8 +57,9 @@ from schwimmen.spec.present import points as points_text
 # ----------------------------------------------------------------------------- small parts
 
 
-def kind_badge(kind: str) -> str:
-    return f'<span class="fxkind fxkind-{kind}" title="{attr(KINDS.get(kind, kind))}">{kind}</span>'
+def kind_badge(kind: str, language: str = "en") -> str:
+    tip = kind_help(kind, language) or kind
+    return f'<span class="fxkind fxkind-{kind}" title="{attr(tip)}">{kind}</span>'
 
 
 def name_link(here: str, name: str) -> str:
@@ -101,55 +103,64 @@ def dealer_of(fixture: Fixture) -> str:
     return str(fixture.setup.get("dealer", seats[-1] if seats else "P1"))
 
 
-def points_md(value: Any) -> str:
+def points_md(value: Any, language: str = "en") -> str:
     if value is None:
-        return "no number"
+        return words()("fixture.no-number", language)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return points_text(value)
     return esc(str(value))
 
 
-def seat_list(seats: Sequence[Any]) -> str:
+def seat_list(seats: Sequence[Any], language: str = "en") -> str:
     items = sorted((str(s) for s in seats), key=_seat_key)
-    return ", ".join(f"**{s}**" for s in items) if items else "nobody"
+    return ", ".join(f"**{s}**" for s in items) if items else words()("fixture.nobody", language)
 
 
 # ----------------------------------------------------------------------------- actions
 
-_VERB: Mapping[str, str] = {
-    "swap-all": "swaps his whole hand for the middle",
-    "pass": "passes",
-    "knock": "knocks",
-    "keep": "keeps his hand",
-    "take-extra": "takes the unseen extra hand",
-    "show": "shows his 31",
-    "decline": "does not show his 31",
-    "turn-up": "turns up the middle",
-    "draw-stock": "draws from the stock",
-    "draw-discard": "takes the top card of the discard pile",
-}
+# The one-word actions; each is said by the label ``fixture.verb.<action>``.
+_VERBS = frozenset(
+    {
+        "swap-all",
+        "pass",
+        "knock",
+        "keep",
+        "take-extra",
+        "show",
+        "decline",
+        "turn-up",
+        "draw-stock",
+        "draw-discard",
+    }
+)
 
 
 def _card_group(token: str) -> str:
     return "".join(card_text(t) for t in token.split("+"))
 
 
-def action_md(text: str) -> str:
+def action_md(text: str, language: str = "en") -> str:
     """An action in words with its cards drawn, followed by its canonical text."""
-    words = str(text).split()
+    say = words()
+    tokens = str(text).split()
     phrase = ""
-    knock = len(words) > 1 and words[-1] == "knock"
-    core = words[:-1] if knock else words
+    knock = len(tokens) > 1 and tokens[-1] == "knock"
+    core = tokens[:-1] if knock else tokens
     if len(core) == 3 and core[0] == "swap":
-        phrase = f"swaps {_card_group(core[1])} for {_card_group(core[2])}"
+        phrase = say(
+            "fixture.verb.swap",
+            language,
+            give=_card_group(core[1]),
+            take=_card_group(core[2]),
+        )
     elif len(core) == 2 and core[0] == "discard":
-        phrase = f"discards {_card_group(core[1])}"
-    elif len(core) == 1 and core[0] in _VERB:
-        phrase = _VERB[core[0]]
+        phrase = say("fixture.verb.discard", language, cards=_card_group(core[1]))
+    elif len(core) == 1 and core[0] in _VERBS:
+        phrase = say(f"fixture.verb.{core[0]}", language)
     if not phrase:  # not a well-formed action (some fixtures test the refusal)
         return code(text)
     if knock:
-        phrase += ", then knocks"
+        phrase = say("fixture.verb.then-knocks", language, action=phrase)
     return f'{phrase} <span class="canon">{code(text)}</span>'
 
 
@@ -164,8 +175,13 @@ def step_pairs(fixture: Fixture) -> list[tuple[str, str]]:
 # ----------------------------------------------------------------------------- position
 
 
-def position_md(fixture: Fixture) -> str:
+def _one_or_many(n: int) -> str:
+    return "one" if n == 1 else "many"
+
+
+def position_md(fixture: Fixture, language: str = "en") -> str:
     """The cards as dealt (or the stacked pack), with who deals and the match so far."""
+    say = words()
     setup = fixture.setup
     seats = seats_of(fixture)
     dealer = dealer_of(fixture)
@@ -176,75 +192,91 @@ def position_md(fixture: Fixture) -> str:
     knocker = setup.get("knocker")
     out: list[str] = []
     if fixture.kind == "setup" and not hands and "deck" not in setup:
-        return f"A table of {len(seats)} players; nothing is dealt yet.\n"
-    facts = [f"{len(seats)} players, **{dealer}** deals"]
+        return say("fixture.position.table-only", language, n=len(seats)) + "\n"
+    facts = [say("fixture.position.dealer", language, n=len(seats), dealer=f"**{dealer}**")]
     if isinstance(lives, int):
-        facts.append(f"every seat has {lives} {'life' if lives == 1 else 'lives'} left")
+        facts.append(say(f"fixture.position.lives.{_one_or_many(lives)}", language, n=lives))
     if knocker:
-        facts.append(f"**{knocker}** has knocked")
+        facts.append(say("fixture.has-knocked", language, seat=f"**{knocker}**"))
     points: Mapping[str, Any] = setup.get("points", {})
     if points:
-        facts.append(f"match points so far: {_lives_md(points)}")
+        facts.append(say("fixture.position.match-points", language, points=_lives_md(points)))
     out += ["; ".join(facts) + ".", ""]
     rows = []
     for seat in seats:
         notes = []
         if seat == dealer:
-            notes.append("deals")
+            notes.append(say("fixture.seat.deals", language))
         if seat in eliminated:
-            notes.append("out of the match")
+            notes.append(say("fixture.seat.out", language))
         if isinstance(lives, Mapping) and seat in lives:
             left = lives[seat]
-            notes.append(f"{left} {'life' if left == 1 else 'lives'} left")
+            notes.append(say(f"fixture.seat.lives.{_one_or_many(left)}", language, n=left))
         if seat == knocker:
-            notes.append("knocked")
+            notes.append(say("fixture.seat.knocked", language))
         if seat in reached:
             step = reached[seat]
-            notes.append("hand as dealt" if step == 0 else f"last changed his hand at step {step}")
+            notes.append(
+                say("fixture.seat.as-dealt", language)
+                if step == 0
+                else say("fixture.seat.changed-at", language, n=step)
+            )
         cards = cards_row(hands[seat]) if seat in hands else "—"
         rows.append([f"**{seat}**", cards, esc(", ".join(notes))])
     if hands or eliminated or isinstance(lives, Mapping):
         out += ['<div class="fx-position" markdown>', ""]
-        out += [table(["seat", "hand" if hands else "", ""], rows), ""]
+        head = [
+            say("fixture.head.seat", language),
+            say("fixture.head.hand", language) if hands else "",
+        ]
+        out += [table([*head, ""], rows), ""]
         out += ["</div>", ""]
+    # each pile: its key in the setup and the label of its note (the middle has none)
     piles = [
-        ("middle", "Middle", "face up" if "middle" in setup else ""),
-        ("extra", "Extra hand", "the dealer's unseen extra cards; his choice is the first step"),
-        ("stock", "Stock", "top card first"),
-        ("discard", "Discard pile", "bottom card first"),
-        ("deck", "Stacked pack", "top card first, dealt by the ruleset's own procedure"),
+        ("middle", ""),
+        ("extra", "fixture.pile.extra.note"),
+        ("stock", "fixture.pile.top-first"),
+        ("discard", "fixture.pile.bottom-first"),
+        ("deck", "fixture.pile.deck.note"),
     ]
+    top_first = say("fixture.pile.top-first", language)
     lines = []
-    for key, label, note in piles:
+    for key, note in piles:
         if key in setup:
-            small = f" <small>({esc(note)})</small>" if note and key != "middle" else ""
+            label = say(f"fixture.pile.{key}.title", language)
+            small = f" <small>({esc(say(note, language))})</small>" if note else ""
             lines.append(f"**{label}**{small}\n:   {cards_row(setup[key])}\n")
     for i, pack in enumerate(setup.get("decks", ()), start=2):
-        lines.append(
-            f"**Pack of round {i}** <small>(top card first)</small>\n:   {cards_row(pack)}\n"
-        )
+        label = say("fixture.pile.round-pack", language, n=i)
+        lines.append(f"**{label}** <small>({top_first})</small>\n:   {cards_row(pack)}\n")
     for i, deal in enumerate(setup.get("deals", ()), start=2):
         dealt = [f"**{s}** {cards_row(c)}" for s, c in _by_seat(deal.get("hands", {}))]
         dealt += [
-            f"{label.lower()} {cards_row(deal[key])}" for key, label, _ in piles if key in deal
+            f"{say(f'fixture.pile.{key}', language)} {cards_row(deal[key])}"
+            for key, _ in piles
+            if key in deal
         ]
-        lines.append(f"**Round {i} as dealt**\n:   {'; '.join(dealt)}\n")
+        label = say("fixture.pile.round-dealt", language, n=i)
+        lines.append(f"**{label}**\n:   {'; '.join(dealt)}\n")
     if lines:
         out += ['<div class="fx-piles" markdown>', "", *lines, "</div>", ""]
     return "\n".join(out)
 
 
-def _step_md(seat: str, action: str) -> str:
+def _step_md(seat: str, action: str, language: str = "en") -> str:
     if seat == "table":  # the one step that is no seat's action (FIXTURES.md)
-        return f'The table starts the next match <span class="canon">{code(action)}</span>'
-    return f"**{seat}** {action_md(action)}"
+        said = words()("fixture.step.table", language)
+        return f'{said} <span class="canon">{code(action)}</span>'
+    return f"**{seat}** {action_md(action, language)}"
 
 
-def steps_md(fixture: Fixture) -> str:
+def steps_md(fixture: Fixture, language: str = "en") -> str:
     pairs = step_pairs(fixture)
     if not pairs:
-        return "No steps: the outcome follows from the position itself.\n"
-    lines = [f"{i}. " + _step_md(seat, action) for i, (seat, action) in enumerate(pairs, 1)]
+        return words()("fixture.steps.none", language) + "\n"
+    lines = [
+        f"{i}. " + _step_md(seat, action, language) for i, (seat, action) in enumerate(pairs, 1)
+    ]
     return '<div class="fx-steps" markdown>\n\n' + "\n".join(lines) + "\n\n</div>\n"
 
 
@@ -262,122 +294,158 @@ def _value_words(param: str, value: Any) -> str:
     return f"<code{tip}>{esc(text)}</code>"
 
 
-def predicate_md(param: str, predicate: Any, here: str) -> str:
+def predicate_md(param: str, predicate: Any, here: str, language: str = "en") -> str:
     """``turns.passing: [free]`` → "Passing (schieben) is `free`" with the parameter linked."""
+    say = words()
     spec = BY_PATH.get(param)
     title = esc(spec.title) if spec else code(param)
     name = link(here, f"{SCHEMA_REFERENCE}#{param_anchor(param)}", title) if spec else title
+    either = f" {say('fixture.where.or', language)} "
     if isinstance(predicate, Mapping):
         values = [_value_words(param, v) for v in predicate.get("not", ())]
-        return f"{name} is not {' or '.join(values)}"
+        return say("fixture.where.is-not", language, name=name, values=either.join(values))
     values = [_value_words(param, v) for v in predicate]
-    if len(values) == 1:
-        return f"{name} is {values[0]}"
-    return f"{name} is {', '.join(values[:-1])} or {values[-1]}"
+    if len(values) > 1:
+        values = [", ".join(values[:-1]), values[-1]]
+    return say("fixture.where.is", language, name=name, values=either.join(values))
 
 
 # ----------------------------------------------------------------------------- expectations
 
-_REASON: Mapping[str, str] = {
-    "knock": "the last cycle after a knock is over",
-    "maximum": "{by} shows the maximum (31, or 41 in the four-card game)",
-    "feuer": "{by} shows Feuer",
-    "feuer-light": "{by} shows Feuer light",
-    "all-passed": "everybody passed",
-    "stock-exhausted": "the stock ran out",
-    "two-open": "only two players have not closed",
-    "one-open": "only one player has not closed",
-}
-_HAND: Mapping[str, str] = {
-    "suit": "in one suit",
-    "triple": "a triple",
-    "fixed": "a fixed-value hand",
-    "feuer": "Feuer",
-    "feuer-light": "Feuer light",
-}
+# Why a round ended (the ``reason`` of an expected end), each said by ``fixture.reason.<it>``.
+_REASONS = frozenset(
+    {
+        "knock",
+        "maximum",
+        "feuer",
+        "feuer-light",
+        "all-passed",
+        "stock-exhausted",
+        "two-open",
+        "one-open",
+    }
+)
+# The kinds of hand an expected value names, each said by ``fixture.hand.<it>``.
+_HANDS = frozenset({"suit", "triple", "fixed", "feuer", "feuer-light"})
 _SUIT = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 
 
-def losses_md(losses: Mapping[str, Any]) -> str:
+def losses_md(losses: Mapping[str, Any], language: str = "en") -> str:
+    say = words()
     named = sorted(((str(s), n) for s, n in losses.items() if n), key=lambda x: _seat_key(x[0]))
     if not named:
-        return "nobody loses a life"
-    parts = [f"**{s}** loses {n} {'life' if n == 1 else 'lives'}" for s, n in named]
-    return ", ".join(parts) + " (nobody else loses)"
+        return say("fixture.loss.none", language)
+    parts = [
+        say(f"fixture.loss.{_one_or_many(n)}", language, seat=f"**{s}**", n=n) for s, n in named
+    ]
+    return say("fixture.loss.nobody-else", language, losses=", ".join(parts))
 
 
-def value_md(value: Mapping[str, Any]) -> str:
+def value_md(value: Mapping[str, Any], language: str = "en") -> str:
     """One hand's expected worth in words: ``21 in ♥``, ``30½, a triple``, ``Feuer``."""
+    say = words()
     parts = []
     if "points" in value:
-        parts.append(f"**{points_md(value['points'])}**")
+        parts.append(f"**{points_md(value['points'], language)}**")
     hand = value.get("hand")
     suit = value.get("suit")
     if hand == "suit" or (hand is None and suit):
-        parts.append("in " + _SUIT.get(str(suit), "one suit") if suit else _HAND["suit"])
+        if suit and str(suit) in _SUIT:
+            parts.append(say("fixture.hand.in-suit", language, suit=_SUIT[str(suit)]))
+        else:
+            parts.append(say("fixture.hand.suit", language))
     elif hand:
-        parts.append(_HAND.get(str(hand), esc(str(hand))))
+        parts.append(
+            say(f"fixture.hand.{hand}", language) if str(hand) in _HANDS else esc(str(hand))
+        )
     if value.get("maximum") is True:
-        parts.append("the maximum")
+        parts.append(say("fixture.hand.maximum", language))
     return " ".join(parts[:1]) + (", " + ", ".join(parts[1:]) if parts[1:] else "")
 
 
-def values_table(values: Mapping[str, Any], hands: Mapping[str, Sequence[str]]) -> str:
+def values_table(
+    values: Mapping[str, Any], hands: Mapping[str, Sequence[str]], language: str = "en"
+) -> str:
+    say = words()
     rows = []
     for seat in sorted(values, key=_seat_key):
         v = values[seat]
         cards = cards_row(hands[seat]) if seat in hands else ""
-        maximum = {True: "yes", False: "no"}.get(v.get("maximum")) if "maximum" in v else ""
+        flag = v.get("maximum")
+        maximum = ""
+        if "maximum" in v and flag in (True, False):
+            maximum = say("fixture.yes" if flag else "fixture.no", language)
         rows.append(
             [
                 f"**{seat}**",
                 cards,
-                points_md(v["points"]) if "points" in v else "",
+                points_md(v["points"], language) if "points" in v else "",
                 esc(str(v.get("hand", ""))),
                 _SUIT.get(str(v.get("suit")), "—") if "suit" in v else "",
-                maximum or "",
+                maximum,
             ]
         )
-    head = ["seat", "hand" if hands else "", "points", "kind", "suit", "maximum"]
+    head = [
+        say(f"fixture.head.{h}", language) if h != "hand" or hands else ""
+        for h in ("seat", "hand", "points", "kind", "suit", "maximum")
+    ]
     keep = [i for i in range(len(head)) if i == 0 or any(row[i] for row in rows)]
     head = [head[i] for i in keep]
     rows = [[row[i] for i in keep] for row in rows]
     return '<div class="fx-values" markdown>\n\n' + table(head, rows) + "\n\n</div>"
 
 
-def round_md(r: Mapping[str, Any], steps: list[tuple[str, str]]) -> str:
+def _step_what(steps: list[tuple[str, str]], n: int) -> str:
+    """`` (P2: `swap QC 7H`)`` for step ``n`` when the fixture has it, else nothing."""
+    return f" ({steps[n - 1][0]}: {code(steps[n - 1][1])})" if 0 < n <= len(steps) else ""
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def round_md(r: Mapping[str, Any], steps: list[tuple[str, str]], language: str = "en") -> str:
     """One ended round in words: when, why, who knocked, who loses."""
-    text = "The round ends"
+    say = words()
     if r.get("at_deal") is True or r.get("after_step") == 0:
-        text += " at the deal"
+        text = say("fixture.round.ends-at-deal", language)
     elif "after_step" in r:
         n = int(r["after_step"])
-        what = f" ({steps[n - 1][0]}: {code(steps[n - 1][1])})" if 0 < n <= len(steps) else ""
-        text += f" after step {n}{what}"
+        text = say("fixture.round.ends-after-step", language, n=n, step=_step_what(steps, n))
     elif r.get("at_deal") is False:
-        text += " during play"
-    by = f"**{r['by']}**" if r.get("by") else "a player"
+        text = say("fixture.round.ends-during-play", language)
+    else:
+        text = say("fixture.round.ends", language)
+    by = f"**{r['by']}**" if r.get("by") else say("fixture.round.a-player", language)
     if "reason" in r:
         reason = str(r["reason"])
-        clause = _REASON.get(reason, "reason " + code(reason)).format(by=by)
+        clause = (
+            say(f"fixture.reason.{reason}", language, by=by)
+            if reason in _REASONS
+            else say("fixture.reason.other", language, reason=code(reason))
+        )
         text += f": {clause}"
     elif r.get("by"):
-        text += f", closed by {by}"
+        text += ", " + say("fixture.round.closed-by", language, by=by)
     if "knocker" in r:
-        text += "; nobody had knocked" if r["knocker"] is None else f"; **{r['knocker']}** knocked"
+        text += "; " + (
+            say("fixture.round.nobody-knocked", language)
+            if r["knocker"] is None
+            else say("fixture.round.knocked", language, seat=f"**{r['knocker']}**")
+        )
     text += "."
     if "losses" in r:
-        losses = losses_md(r["losses"])
-        text += " " + losses[:1].upper() + losses[1:] + "."
+        text += " " + _capital(losses_md(r["losses"], language)) + "."
     if "lives_lost" in r:
         taken = [f"**{s}** {n}" for s, n in _by_seat(r["lives_lost"]) if n]
-        text += f" Lives taken: {', '.join(taken) if taken else 'none'}."
+        lives = ", ".join(taken) if taken else say("fixture.none", language)
+        text += " " + say("fixture.round.lives-taken", language, lives=lives)
     if "values" in r:
-        worth = "; ".join(f"**{s}** {value_md(v)}" for s, v in _by_seat(r["values"]))
-        text += f" Hands: {worth}."
+        worth = "; ".join(f"**{s}** {value_md(v, language)}" for s, v in _by_seat(r["values"]))
+        text += " " + say("fixture.round.values", language, values=worth)
     if "hands" in r:
         shown = "; ".join(f"**{s}** {cards_row(c)}" for s, c in _by_seat(r["hands"]))
-        text += f" Cards: {shown}."
+        text += " " + say("fixture.round.cards", language, cards=shown)
     return text
 
 
@@ -392,10 +460,11 @@ def _lives_md(lives: Any) -> str:
 
 
 def expectation_lines(
-    fixture: Fixture, expect: Mapping[str, Any], *, inline: bool = False
+    fixture: Fixture, expect: Mapping[str, Any], *, inline: bool = False, language: str = "en"
 ) -> list[str]:
     """The expected outcome as a list of sentences (markdown list items); ``inline`` for a
     state after a step, whose hand values are written out (no table follows them)."""
+    say = words()
     steps = step_pairs(fixture)
     lines: list[str] = []
     for key, value in expect.items():
@@ -403,80 +472,88 @@ def expectation_lines(
             for n, state in sorted(value.items(), key=lambda x: int(x[0])):
                 inner = " ".join(
                     part if part.endswith(".") else part + "."
-                    for part in expectation_lines(fixture, state, inline=True)
+                    for part in expectation_lines(fixture, state, inline=True, language=language)
                 )
-                lines.append(f"After step {int(n)}: {inner}")
+                lines.append(say("fixture.expect.after-step", language, n=int(n), state=inner))
         elif key == "end":
-            lines.append(round_md(value, steps))
+            lines.append(round_md(value, steps, language))
         elif key == "rounds":
             for i, r in enumerate(value, 1):
-                lines.append(f"Round {i}: " + round_md(r, steps))
+                said = round_md(r, steps, language)
+                lines.append(say("fixture.expect.round", language, n=i, round=said))
             if not value:
-                lines.append("No round ends.")
+                lines.append(say("fixture.expect.no-round-ends", language))
         elif key == "round_over":
-            lines.append("No round has ended yet." if value is False else "A round has ended.")
+            over = "fixture.expect.no-round-yet" if value is False else "fixture.expect.round-ended"
+            lines.append(say(over, language))
         elif key == "values" and inline:
+            no_value = say("fixture.hand.no-value", language)
             worth = "; ".join(
-                f"**{s}** {value_md(v) if v is not None else 'no value (a card too many)'}"
+                f"**{s}** {value_md(v, language) if v is not None else no_value}"
                 for s, v in _by_seat(value)
             )
-            lines.append(f"The hands are worth: {worth}.")
+            lines.append(say("fixture.expect.worth", language, values=worth))
         elif key == "losses":
-            text = losses_md(value)
-            lines.append(text[:1].upper() + text[1:] + ".")
+            lines.append(_capital(losses_md(value, language)) + ".")
         elif key == "values":
-            lines.append("The hands are worth:")
+            lines.append(say("fixture.expect.worth-below", language))
         elif key == "steps":
             for n, verdict in sorted(value.items(), key=lambda x: int(x[0])):
                 index = int(n)
-                what = (
-                    f" ({steps[index - 1][0]}: {code(steps[index - 1][1])})"
-                    if 0 < index <= len(steps)
-                    else ""
-                )
+                what = _step_what(steps, index)
                 if isinstance(verdict, Mapping) and "rejected" in verdict:
+                    reason = code(str(verdict["rejected"]))
                     lines.append(
-                        f"Step {index}{what} is refused: {code(str(verdict['rejected']))}."
+                        say("fixture.expect.refused", language, n=index, step=what, reason=reason)
                     )
                 else:
-                    lines.append(f"Step {index}{what} is accepted.")
-            lines.append("Every other step is accepted.")
+                    lines.append(say("fixture.expect.accepted", language, n=index, step=what))
+            lines.append(say("fixture.expect.others-accepted", language))
         elif key == "to_move":
-            lines.append(f"**{value}** is to move." if value else "Nobody is to move.")
+            lines.append(
+                say("fixture.expect.to-move", language, seat=f"**{value}**")
+                if value
+                else say("fixture.expect.nobody-to-move", language)
+            )
         elif key == "phase":
-            lines.append(f"The phase is {code(str(value))}.")
+            lines.append(say("fixture.expect.phase", language, phase=code(str(value))))
         elif key == "middle":
             lines.append(
-                "The middle is face down." if value is None else f"The middle: {cards_row(value)}"
+                say("fixture.expect.middle-down", language)
+                if value is None
+                else say("fixture.expect.middle", language, cards=cards_row(value))
             )
         elif key == "hands":
-            lines.append(
-                "Hands: " + "; ".join(f"**{s}** {cards_row(c)}" for s, c in _by_seat(value))
-            )
+            shown = "; ".join(f"**{s}** {cards_row(c)}" for s, c in _by_seat(value))
+            lines.append(say("fixture.expect.hands", language, hands=shown))
         elif key == "knocker":
-            lines.append("Nobody has knocked." if value is None else f"**{value}** has knocked.")
+            lines.append(
+                say("fixture.expect.nobody-knocked", language)
+                if value is None
+                else say("fixture.has-knocked", language, seat=f"**{value}**") + "."
+            )
         elif key == "dealer":
-            lines.append(f"**{value}** deals.")
+            lines.append(say("fixture.expect.deals", language, seat=f"**{value}**"))
         elif key in ("legal_includes", "legal_excludes"):
-            word = "may" if key == "legal_includes" else "may not"
+            may = "may-play" if key == "legal_includes" else "may-not-play"
             acts = ", ".join(code(str(a)) for a in value)
-            lines.append(f"The seat to move {word} play: {acts}.")
+            lines.append(say(f"fixture.expect.{may}", language, actions=acts))
         elif key == "lives":
-            lines.append(f"Lives left: {_lives_md(value)}.")
-        elif key == "swimming":
-            lines.append(f"Swimming: {seat_list(value)}.")
-        elif key == "eliminated":
-            lines.append(f"Out of the match: {seat_list(value)}.")
-        elif key == "winners":
-            lines.append(f"Winners: {seat_list(value)}.")
+            lines.append(say("fixture.expect.lives", language, lives=_lives_md(value)))
+        elif key in ("swimming", "eliminated", "winners"):
+            label = {"swimming": "swimming", "eliminated": "out", "winners": "winners"}[key]
+            seats = seat_list(value, language)
+            lines.append(say(f"fixture.expect.{label}", language, seats=seats))
         elif key == "match_over":
-            lines.append("The match is over." if value else "The match is not over.")
+            over = "fixture.expect.match-over" if value else "fixture.expect.match-not-over"
+            lines.append(say(over, language))
         elif key == "points":
-            lines.append(f"Points for won matches: {_lives_md(value)}.")
+            lines.append(say("fixture.expect.points", language, points=_lives_md(value)))
         elif key == "accepted":
-            lines.append("The table is allowed." if value else "The table is **not** allowed.")
+            allowed = "fixture.expect.allowed" if value else "fixture.expect.not-allowed"
+            lines.append(say(allowed, language))
         elif key == "pack":
-            lines.append(f"The pack has {value} cards.")
+            lines.append(say("fixture.expect.pack", language, n=value))
         else:
             lines.append(f"{code(key)}: {code(json.dumps(value, ensure_ascii=False))}")
     return lines
@@ -486,29 +563,33 @@ def expectation_lines(
 
 
 def case_md(
-    fixture: Fixture, case: Case, runs: FixtureRuns, here: str, site: Site, total: int
+    fixture: Fixture,
+    case: Case,
+    runs: FixtureRuns,
+    here: str,
+    site: Site,
+    total: int,
+    language: str = "en",
 ) -> str:
+    say = words()
     applies = runs.applies.get(case.index, ())
     out = [f"### {case.index + 1}. {esc(case.label())} {{#case-{case.index + 1}}}", ""]
     if applies:
         out += [
-            f"**Applies to** {len(applies)} of the {total} rulesets run by default:",
+            say("fixture.case.applies", language, n=len(applies), total=total),
             "",
-            applies_md(here, applies),
+            applies_md(here, applies, language),
             "",
         ]
     else:
-        out += [
-            "**Applies to** none of the rulesets run by default; it is there for a ruleset or "
-            "house rule that meets its conditions.",
-            "",
-        ]
+        out += [say("fixture.case.applies-to-none", language), ""]
     if case.where:
-        out += ["**When** the ruleset's rules are:", ""]
-        out += [f"- {predicate_md(p, pred, here)}" for p, pred in case.where.items()]
+        out += [say("fixture.case.when", language), ""]
+        out += [f"- {predicate_md(p, pred, here, language)}" for p, pred in case.where.items()]
         out += [""]
-    out += ['<div class="fx-expect" markdown>', "", "**Expected**", ""]
-    out += [f"- {line}" for line in expectation_lines(fixture, case.expect)]
+    expected = say("fixture.case.expected", language)
+    out += ['<div class="fx-expect" markdown>', "", f"**{expected}**", ""]
+    out += [f"- {line}" for line in expectation_lines(fixture, case.expect, language=language)]
     out += [""]
     values = case.expect.get("values")
     if isinstance(values, Mapping) and values:
@@ -517,13 +598,14 @@ def case_md(
             if fixture.kind in ("hand-evaluation", "showdown")
             else {}
         )
-        out += [values_table(values, hands), ""]
+        out += [values_table(values, hands, language), ""]
     out += ["</div>", ""]
     if case.note:
-        out += [f"**Note:** {link_refs(esc(case.note), here, site.refs)}", ""]
+        note = say("fixture.case.note", language)
+        out += [f"**{note}** {link_refs(esc(case.note), here, site.refs)}", ""]
     if case.because:
         body = "\n\n".join(citation_md(c, here) for c in case.because)
-        out += ['!!! cited "Because the sources say"', "", _indent(body), ""]
+        out += [f'!!! cited "{say("fixture.case.because", language)}"', "", _indent(body), ""]
     if case.defaults:
         items = []
         for decision in case.defaults:
@@ -532,11 +614,8 @@ def case_md(
                 f"- {decision_link(here, decision, site.refs)}"
                 + (f": {esc(title)}" if title else "")
             )
-        body = (
-            "Where the sources are silent, the outcome rests on these stated defaults "
-            "(the project's decisions):\n\n" + "\n".join(items)
-        )
-        out += ['!!! default "Stated defaults"', "", _indent(body), ""]
+        body = say("fixture.case.defaults-intro", language) + "\n\n" + "\n".join(items)
+        out += [f'!!! default "{say("fixture.case.defaults", language)}"', "", _indent(body), ""]
     return "\n".join(out)
 
 
@@ -544,7 +623,7 @@ def _indent(block: str) -> str:
     return "\n".join("    " + line if line.strip() else "" for line in block.splitlines())
 
 
-def applies_md(here: str, names: Sequence[str]) -> str:
+def applies_md(here: str, names: Sequence[str], language: str = "en") -> str:
     """The rulesets a case applies to, compactly: the rulesets, then each ruleset's house
     rules as ``+name`` after it."""
     base = [n for n in names if house_rule_of(n) is None]
@@ -553,11 +632,13 @@ def applies_md(here: str, names: Sequence[str]) -> str:
         house = house_rule_of(name)
         if house is not None:
             houses.setdefault(name.rsplit("+", 1)[0], []).append(house)
+    say = words()
     lines = []
     if base:
-        lines.append("- **Rulesets:** " + ", ".join(name_link(here, n) for n in base))
+        rulesets = say("fixture.case.rulesets", language)
+        lines.append(f"- **{rulesets}** " + ", ".join(name_link(here, n) for n in base))
     if houses:
-        lines.append("- **With house rules:**")
+        lines.append(f"- **{say('fixture.case.house-rules', language)}**")
         for origin, hids in houses.items():
             links = " ".join(
                 f'[{code("+" + h)}]({rel(here, house_rule_page(h))} "{attr(origin + "+" + h)}")'
@@ -570,74 +651,84 @@ def applies_md(here: str, names: Sequence[str]) -> str:
 # ----------------------------------------------------------------------------- the page
 
 
-def fixture_markdown(site: Site, suite: Suite, fixture: Fixture) -> str:
+def fixture_markdown(site: Site, suite: Suite, fixture: Fixture, language: str = "en") -> str:
+    say = words()
     here = fixture_page(fixture.id)
     runs = suite.runs[fixture.id]
     total = len(suite.names)
     area = area_of(fixture.id)
     out = [f"# {esc(fixture.title)}", ""]
-    head = [kind_badge(fixture.kind)]
+    head = [kind_badge(fixture.kind, language)]
     if fixture.disagreement:
-        head.append(
-            f'<span class="fxdis">disagreement {scenario_link(here, fixture.disagreement, site)}'
-            "</span>"
-        )
+        scenario = scenario_link(here, fixture.disagreement, site)
+        said = say("fixture.badge.disagreement", language, scenario=scenario)
+        head.append(f'<span class="fxdis">{said}</span>')
     out += [" ".join(head), "{: .fx-badges }", ""]
     facts = [
-        ("Id", code(fixture.id)),
-        ("Kind", f"{kind_badge(fixture.kind)} {esc(KINDS.get(fixture.kind, ''))}"),
+        (say("fixture.facts.id", language), code(fixture.id)),
+        (
+            say("fixture.facts.kind", language),
+            f"{kind_badge(fixture.kind, language)} {esc(kind_help(fixture.kind, language))}",
+        ),
     ]
     if fixture.disagreement:
         title = site.scenario_titles.get(fixture.disagreement, "")
         facts.append(
             (
-                "Disagreement",
+                say("fixture.facts.disagreement", language),
                 scenario_link(here, fixture.disagreement, site)
                 + (f": {esc(title)}" if title else ""),
             )
         )
     if fixture.matrix:
-        facts.append(("Rules it pins", dims_md(fixture.matrix, here)))
-    count = len(runs.names)
+        facts.append((say("fixture.facts.pins", language), dims_md(fixture.matrix, here)))
+    count, stated = len(runs.names), len(fixture.cases)
     facts.append(
         (
-            "Runs",
-            f"{count} {'case' if count == 1 else 'cases'} in the default run "
-            f"({len(fixture.cases)} stated outcome{'s' if len(fixture.cases) != 1 else ''})",
+            say("fixture.facts.runs", language),
+            say(
+                "fixture.facts.runs-value",
+                language,
+                cases=say(f"fixture.facts.cases.{_one_or_many(count)}", language, n=count),
+                outcomes=say(f"fixture.facts.outcomes.{_one_or_many(stated)}", language, n=stated),
+            ),
         )
     )
-    facts.append(("Run it", code(f"schwimmen conformance -k {fixture.id}")))
-    facts.append(("File", code(fixture.file)))
+    facts.append(
+        (say("fixture.facts.run-it", language), code(f"schwimmen conformance -k {fixture.id}"))
+    )
+    facts.append((say("fixture.facts.file", language), code(fixture.file)))
     out += [_facts(facts), ""]
     if fixture.description:
         out += [link_refs(esc(fixture.description), here, site.refs), ""]
-    out += ["## The position {#position}", "", position_md(fixture)]
+    out += [f"## {say('fixture.heading.position', language)} {{#position}}", ""]
+    out += [position_md(fixture, language)]
     if fixture.kind in ("round", "match") or step_pairs(fixture):
-        out += ["## The steps {#steps}", "", steps_md(fixture)]
-    many = len(fixture.cases) > 1
+        out += [f"## {say('fixture.heading.steps', language)} {{#steps}}", ""]
+        out += [steps_md(fixture, language)]
+    outcomes = _one_or_many(len(fixture.cases)) if fixture.cases else "one"
     out += [
-        "## Expected outcome {#outcome}",
+        f"## {say('fixture.heading.outcome', language)} {{#outcome}}",
         "",
-        (
-            f"{len(fixture.cases)} outcomes, one for each answer the rulesets give. A ruleset "
-            "gets the first case whose rules it meets."
-            if many
-            else "One outcome for every ruleset whose rules meet the case's conditions."
-        ),
+        say(f"fixture.outcome.{outcomes}", language, n=len(fixture.cases)),
         "",
     ]
     for case in fixture.cases:
-        out += [case_md(fixture, case, runs, here, site, total)]
-    out += [_not_run(runs, here), ""]
-    interpreting = link(here, conformance_doc("INTERPRETING.md"), "Interpreting the suite")
-    out += [
-        "---",
-        "",
-        f"<small>Back to the {link(here, FIXTURES_INDEX + '#' + area, f'{esc(area)} fixtures')}"
-        f" · how to run the suite: {link(here, GUIDE_TEST, 'Test your implementation')} · "
-        f"what each field obliges: {interpreting}</small>",
-        "",
-    ]
+        out += [case_md(fixture, case, runs, here, site, total, language)]
+    out += [_not_run(runs, here, language), ""]
+    interpreting = link(
+        here,
+        conformance_doc("INTERPRETING.md"),
+        say("fixture.footer.interpreting", language),
+    )
+    back = link(
+        here,
+        FIXTURES_INDEX + "#" + area,
+        say("fixture.footer.area", language, area=esc(area)),
+    )
+    guide = link(here, GUIDE_TEST, say("fixture.footer.guide", language))
+    footer = say("fixture.footer", language, area=back, guide=guide, interpreting=interpreting)
+    out += ["---", "", f"<small>{footer}</small>", ""]
     return "\n".join(out)
 
 
@@ -646,35 +737,41 @@ def _facts(facts: list[tuple[str, str]]) -> str:
     return '<div class="facts" markdown>\n\n' + "\n".join(items) + "\n</div>\n"
 
 
-def _not_run(runs: FixtureRuns, here: str) -> str:
+def _not_run(runs: FixtureRuns, here: str, language: str = "en") -> str:
+    say = words()
+    heading = f"## {say('fixture.not-run.heading', language)} {{#not-run}}\n\n"
+    unstated = say("fixture.not-run.unstated", language)
     rows = [[name_link(here, n), esc(why)] for n, why in runs.misfits.items()]
-    rows += [[name_link(here, n), "no case states an outcome for its rules"] for n in runs.unstated]
+    rows += [[name_link(here, n), unstated] for n in runs.unstated]
     if not rows:
-        return (
-            "## Where it does not run {#not-run}\n\n"
-            "It runs under every ruleset of the default run.\n"
-        )
-    body = table(["ruleset", "why not"], rows)
-    return (
-        "## Where it does not run {#not-run}\n\n"
-        f'??? info "{len(rows)} of the default run\'s rulesets do not run it"\n\n'
-        + _indent(body)
-        + "\n"
+        return heading + say("fixture.not-run.nowhere", language) + "\n"
+    body = table(
+        [say("fixture.not-run.ruleset", language), say("fixture.not-run.why", language)], rows
     )
+    title = say("fixture.not-run.title", language, n=len(rows))
+    return heading + f'??? info "{title}"\n\n' + _indent(body) + "\n"
 
 
 # ----------------------------------------------------------------------------- the index
 
 
-def index_parts(site: Site, suite: Suite) -> dict[str, str]:
+def index_parts(site: Site, suite: Suite, language: str = "en") -> dict[str, str]:
     """The generated parts of ``docs/fixtures/index.md``: the fixtures by kind, and every
     fixture listed by area."""
+    say = words()
     here = FIXTURES_INDEX
     kinds = Counter(f.kind for f in suite.fixtures)
     areas = suite.areas()
-    rows = [[kind_badge(k), esc(KINDS[k]), str(kinds.get(k, 0))] for k in KINDS if kinds.get(k)]
+    rows = [
+        [kind_badge(k, language), esc(kind_help(k, language)), str(kinds.get(k, 0))]
+        for k in KINDS
+        if kinds.get(k)
+    ]
     jump = " · ".join(f"[{esc(a)}](#{a}) ({len(fs)})" for a, fs in areas.items())
-    out = [f"**Areas:** {jump}", "{: .fx-jump }", ""]
+    out = [f"**{say('fixtures.areas', language)}** {jump}", "{: .fx-jump }", ""]
+    area_head = [
+        say(f"fixtures.head.{h}", language) for h in ("fixture", "kind", "disagreement", "cases")
+    ]
     for area, fixtures in areas.items():
         out += [f"## {esc(area)} {{#{area}}}", ""]
         area_rows = []
@@ -685,19 +782,20 @@ def index_parts(site: Site, suite: Suite) -> dict[str, str]:
                 [
                     f"{link(here, fixture_page(fixture.id), esc(fixture.title))}<br>"
                     f"<small>{code(name_of(fixture.id))}</small>",
-                    kind_badge(fixture.kind),
+                    kind_badge(fixture.kind, language),
                     dis,
                     str(len(runs.names)),
                 ]
             )
         out += ['<div class="fx-index" markdown>', ""]
-        out += [table(["fixture", "kind", "F", "cases"], area_rows), ""]
+        out += [table(area_head, area_rows), ""]
         out += ["</div>", ""]
     rulesets = [n for n in suite.names if house_rule_of(n) is None]
+    kinds_head = [say(f"fixtures.head.{h}", language) for h in ("kind", "what-it-pins", "fixtures")]
     return {
         "run-ruleset-count": str(len(rulesets)),
         "run-house-rule-count": str(len(suite.names) - len(rulesets)),
-        "fixtures-kinds": table(["kind", "what it pins", "fixtures"], rows),
+        "fixtures-kinds": table(kinds_head, rows),
         "fixtures-areas": "\n".join(out),
     }
 
@@ -811,7 +909,7 @@ def house_rule_conformance_section(
     return "\n".join(out)
 
 
-def decision_fixtures(suite: Suite, decision: str, here: str) -> str:
+def decision_fixtures(suite: Suite, decision: str, here: str, language: str = "en") -> str:
     """For the decisions page: the fixtures whose cases rest on ``decision``."""
     ids = suite.decisions().get(decision, [])
     if not ids:
@@ -820,4 +918,4 @@ def decision_fixtures(suite: Suite, decision: str, here: str) -> str:
     links = ", ".join(
         f'[{code(i)}]({rel(here, fixture_page(i))} "{attr(by_id[i].title)}")' for i in ids
     )
-    return f"Fixtures resting on it ({len(ids)}): {links}."
+    return words()("fixtures.resting-on", language, n=len(ids), links=links)

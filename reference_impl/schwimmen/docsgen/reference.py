@@ -28,9 +28,16 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
     table,
 )
+from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.values import short_md, value_key
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.parameters import GROUPS, PARAMETERS, Parameter
+
+
+def _head(*columns: str, language: str = "en") -> list[str]:
+    """A table's header row from the labels ``reference.head.<column>``."""
+    return [words()(f"reference.head.{column}", language) for column in columns]
+
 
 # ----------------------------------------------------------------------------- CLI
 
@@ -138,11 +145,11 @@ def _cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
     overview = ["```text", parser.format_usage().strip(), "```", ""]
     rows = _argument_rows(parser)
     if rows:
-        overview += [table(["argument", "meaning", "values"], rows), ""]
+        overview += [table(_head("argument", "meaning", "values"), rows), ""]
     commands = _subcommands(parser)
     overview.append(
         table(
-            ["command", "what it does"],
+            _head("command", "what-it-does"),
             [[f"[{code(n)}](#{n})", esc(h)] for n, h, _ in commands],
         )
     )
@@ -155,7 +162,7 @@ def _cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
         sections += ["```text", sub.format_usage().strip(), "```", ""]
         sub_rows = _argument_rows(sub)
         if sub_rows:
-            sections += [table(["argument", "meaning", "values"], sub_rows), ""]
+            sections += [table(_head("argument", "meaning", "values"), sub_rows), ""]
         sections += [
             f'??? example "Full help: {parser.prog} {name} --help"',
             "",
@@ -273,14 +280,14 @@ def parameter_entry(param: Parameter, site: Site, defs: Mapping[str, Any]) -> st
             if key not in single
         ]
         rows += combos + _not_applicable_row(param, site, here, 3)
-        out += [table(["value", "meaning", "played by"], rows), ""]
+        out += [table(_head("value", "meaning", "played-by"), rows), ""]
         if param.schema.get("type") == "array":
-            out += ["The value is a list of these.", ""]
+            out += [words()("reference.list-of-these"), ""]
     else:
         out += [f"**Allowed values:** {schema_type(param.schema, defs)}", ""]
         rows = [[f"**{short_md(param.path, v)}**", ", ".join(u)] for v, u in users.values()]
         rows += _not_applicable_row(param, site, here, 2)
-        out += [table(["value", "played by"], rows), ""]
+        out += [table(_head("value", "played-by"), rows), ""]
     if param.applies_when:
         conds = "; ".join(esc(c.describe()) for c in param.applies_when)
         out += [f"**Applies when:** {conds}. Elsewhere it must not be set.", ""]
@@ -305,7 +312,7 @@ def _def_section(name: str, schema: Mapping[str, Any], defs: Mapping[str, Any]) 
             ]
             for k, v in props.items()
         ]
-        out += [table(["field", "required", "type", "meaning"], rows), ""]
+        out += [table(_head("field", "required", "type", "meaning"), rows), ""]
     else:
         out += [f"**Type:** {schema_type(schema, defs)}", ""]
     return "\n".join(out)
@@ -333,7 +340,7 @@ def schema_parts(schema: Mapping[str, Any], site: Site) -> dict[str, str]:
     about = f"**{esc(str(schema.get('title', '')))}.** {esc(str(schema.get('description', '')))}"
     return {
         "schema-about": "> " + about,
-        "schema-file-keys": table(["key", "required", "type", "meaning"], rows),
+        "schema-file-keys": table(_head("key", "required", "type", "meaning"), rows),
         "schema-provenance-types": _def_sections(
             defs, ("citation", "cited", "interpreted", "default", "condition")
         ),
@@ -394,9 +401,9 @@ def decisions_parts(site: Site) -> dict[str, str]:
         out += [f"## {heading} {{#{decision_anchor(decision)}}}", ""]
         rows = _decision_rows(site, decision)
         if rows:
-            out += [table(["where", "rule", "value", "reading or reason"], rows), ""]
+            out += [table(_head("where", "rule", "value", "reading-or-reason"), rows), ""]
         elif decision not in site.decisions:
-            out += ["No rule of the spec cites it; conformance fixtures rest on it.", ""]
+            out += [words()("reference.fixtures-only"), ""]
         if site.suite is not None:
             used = decision_fixtures(site.suite, decision, DECISIONS)
             if used:

@@ -24,6 +24,7 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
     table,
 )
+from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.svgchart import Bar, Legend, Segment, column_chart, figure, grid, hbar_chart
 from schwimmen.engine.simulate import showdown_values, simulate
 from schwimmen.spec.model import Ruleset
@@ -33,16 +34,22 @@ SEED = 1
 SAMPLE = 300
 PLAYERS = 4
 
-REASONS: Mapping[str, str] = {
-    "knock": "a knock",
-    "maximum": "31 shown",
-    "feuer": "Feuer",
-    "feuer-light": "Feuer light",
-    "all-passed": "all passed",
-    "stock-exhausted": "stock used up",
-    "two-open": "two left open",
-    "one-open": "one left open",
-}
+# How a round can end, in the charts' order; each is labelled ``stats.reason.<it>``.
+REASONS: tuple[str, ...] = (
+    "knock",
+    "maximum",
+    "feuer",
+    "feuer-light",
+    "all-passed",
+    "stock-exhausted",
+    "two-open",
+    "one-open",
+)
+
+
+def reason_label(reason: str, language: str = "en") -> str:
+    """How the charts name one way a round can end."""
+    return words()(f"stats.reason.{reason}", language)
 
 
 @dataclass(frozen=True)
@@ -67,8 +74,8 @@ class Figures:
             f"--seed {self.seed} --sample {self.sample}"
         )
 
-    def maximum_label(self) -> str:
-        return f"{self.ruleset.rules.maximum.points} shown"
+    def maximum_label(self, language: str = "en") -> str:
+        return words()("stats.maximum-shown", language, points=self.ruleset.rules.maximum.points)
 
 
 def table_size(ruleset: Ruleset, wanted: int = PLAYERS) -> int:
@@ -126,7 +133,8 @@ def per100(share: float) -> str:
     return f"{100 * share:.1f}"
 
 
-def _ending_bars(fig: Figures) -> list[Bar]:
+def _ending_bars(fig: Figures, language: str = "en") -> list[Bar]:
+    say = words()
     endings: Mapping[str, float] = fig.data["round_endings"]
     at_deal: Mapping[str, float] = fig.data["ended_at_deal"]
     bars = []
@@ -135,8 +143,14 @@ def _ending_bars(fig: Figures) -> list[Bar]:
         if not share:
             continue
         deal = at_deal.get(reason, 0.0)
-        label = fig.maximum_label() if reason == "maximum" else REASONS[reason]
-        text = pct(share) + (f" ({pct(deal)} at deal)" if deal else "")
+        label = (
+            fig.maximum_label(language) if reason == "maximum" else reason_label(reason, language)
+        )
+        text = (
+            say("stats.bar.with-deal", language, share=pct(share), deal=pct(deal))
+            if deal
+            else pct(share)
+        )
         bars.append(
             Bar(
                 label,
@@ -144,10 +158,14 @@ def _ending_bars(fig: Figures) -> list[Bar]:
                     Segment(
                         share - deal,
                         f"sw-r sw-r-{reason}",
-                        f"{label}: {pct(share - deal)} during play",
+                        say(
+                            "stats.tip.during-play", language, label=label, share=pct(share - deal)
+                        ),
                     ),
                     Segment(
-                        deal, f"sw-r sw-r-{reason} sw-deal", f"{label}: {pct(deal)} at the deal"
+                        deal,
+                        f"sw-r sw-r-{reason} sw-deal",
+                        say("stats.tip.at-deal", language, label=label, share=pct(deal)),
                     ),
                 ),
                 text,
@@ -156,40 +174,64 @@ def _ending_bars(fig: Figures) -> list[Bar]:
     return bars
 
 
-def ruleset_charts(fig: Figures) -> str:
+def _rounds_summary(rpm: Mapping[str, Any], language: str = "en") -> str:
+    """``mean 5.2, median 5, longest 14``: the rounds a match lasts."""
+    return words()(
+        "stats.rounds-summary",
+        language,
+        mean=f"{rpm['mean']:.1f}",
+        median=rpm["median"],
+        longest=rpm["max"],
+    )
+
+
+def ruleset_charts(fig: Figures, language: str = "en") -> str:
+    say = words()
     endings = hbar_chart(
-        f"{fig.rid}: how rounds end (share of rounds)",
-        _ending_bars(fig),
+        say("stats.chart.endings", language, rid=fig.rid),
+        _ending_bars(fig, language),
         maximum=1.0,
         text_width=112,
     )
-    per_match = column_chart(f"{fig.rid}: rounds per match", fig.rounds_per_match)
+    per_match = column_chart(
+        say("stats.chart.per-match", language, rid=fig.rid), fig.rounds_per_match
+    )
     losses: Mapping[str, int] = fig.data["losses_by_seat"]
     wins: Mapping[str, int] = fig.data["wins_by_seat"]
     seat_bars = [
         Bar(
             seat,
-            (Segment(float(n), "sw-bar", f"{seat}: {n} lives lost, {wins.get(seat, 0)} wins"),),
-            f"{n} lost · {wins.get(seat, 0)} won",
+            (
+                Segment(
+                    float(n),
+                    "sw-bar",
+                    say("stats.tip.seat", language, seat=seat, lost=n, won=wins.get(seat, 0)),
+                ),
+            ),
+            say("stats.bar.seat", language, lost=n, won=wins.get(seat, 0)),
         )
         for seat, n in losses.items()
     ]
-    seats = hbar_chart(f"{fig.rid}: lives lost by seat", seat_bars, text_width=104)
-    deal_legend = Legend((("sw-neutral", "during play"), ("sw-neutral sw-deal", "at the deal")))
-    rpm = fig.data["rounds_per_match"]
+    seats = hbar_chart(say("stats.chart.seats", language, rid=fig.rid), seat_bars, text_width=104)
+    deal_legend = Legend(
+        (
+            ("sw-neutral", say("stats.legend.during-play", language)),
+            ("sw-neutral sw-deal", say("stats.legend.at-deal", language)),
+        )
+    )
     return grid(
         [
-            key_figures(fig),
-            figure("How rounds end", endings, legend=deal_legend),
+            key_figures(fig, language),
+            figure(say("stats.caption.endings", language), endings, legend=deal_legend),
             figure(
-                "Rounds per match",
+                say("stats.caption.per-match", language),
                 per_match,
-                note=f"mean {rpm['mean']:.1f}, median {rpm['median']}, longest {rpm['max']}",
+                note=_rounds_summary(fig.data["rounds_per_match"], language),
             ),
             figure(
-                "Lives lost and matches won, by seat",
+                say("stats.caption.seats", language),
                 seats,
-                note="P1 sits left of the first dealer and moves first in the first round",
+                note=say("stats.note.seats", language),
             ),
         ]
     )
@@ -199,42 +241,51 @@ def has_feuer(ruleset: Ruleset) -> bool:
     return str(ruleset.values().get("three_aces.kind")) == "feuer"
 
 
-def key_figures(fig: Figures) -> str:
+def key_figures(fig: Figures, language: str = "en") -> str:
     """The figures that are numbers rather than charts, as a small HTML table (it sits in
     the chart grid, which Markdown leaves alone)."""
+    say = words()
     d = fig.data
-    rpm = d["rounds_per_match"]
     rows = [
-        ("Rounds played", f"{d['rounds']} in {d['matches']} matches"),
         (
-            "Rounds per match",
-            f"mean {rpm['mean']:.1f}, median {rpm['median']}, longest {rpm['max']}",
+            say("stats.key.rounds", language),
+            say("stats.key.rounds-value", language, rounds=d["rounds"], matches=d["matches"]),
         ),
         (
-            f"A {fig.ruleset.rules.maximum.points} dealt",
-            f"{per100(d['dealt_31_rate'])} hands per 100 rounds",
+            say("stats.caption.per-match", language),
+            _rounds_summary(d["rounds_per_match"], language),
         ),
         (
-            "Feuer dealt",
-            f"{per100(d['dealt_feuer_rate'])} hands per 100 rounds"
+            say("stats.key.dealt-maximum", language, points=fig.ruleset.rules.maximum.points),
+            say("stats.key.per-100", language, n=per100(d["dealt_31_rate"])),
+        ),
+        (
+            say("stats.key.feuer", language),
+            say("stats.key.per-100", language, n=per100(d["dealt_feuer_rate"]))
             if has_feuer(fig.ruleset)
-            else "no Feuer in this ruleset",
+            else say("stats.key.no-feuer", language),
         ),
-        ("Rounds replayed", str(d["replayed_rounds"])),
+        (say("stats.key.replayed", language), str(d["replayed_rounds"])),
     ]
     if fig.sample:
         rows.append(
             (
-                "Hands at a showdown",
-                f"mean {fig.showdown_mean:.1f}; the lowest {fig.lowest_mean:.1f} on average "
-                f"({fig.sample} showdowns)",
+                say("stats.key.showdown", language),
+                say(
+                    "stats.key.showdown-value",
+                    language,
+                    mean=f"{fig.showdown_mean:.1f}",
+                    lowest=f"{fig.lowest_mean:.1f}",
+                    n=fig.sample,
+                ),
             )
         )
     if d.get("unfinished_matches"):
-        rows.append(("Matches stopped unfinished", str(d["unfinished_matches"])))
+        rows.append((say("stats.key.unfinished", language), str(d["unfinished_matches"])))
     body = "".join(f"<tr><th>{html.escape(a)}</th><td>{html.escape(b)}</td></tr>" for a, b in rows)
+    caption = html.escape(say("stats.key.caption", language))
     return (
-        '<div class="sw-chart sw-figures"><p class="sw-caption">Key figures</p>'
+        f'<div class="sw-chart sw-figures"><p class="sw-caption">{caption}</p>'
         f'<table class="sw-table"><tbody>{body}</tbody></table></div>'
     )
 
@@ -242,7 +293,8 @@ def key_figures(fig: Figures) -> str:
 # ----------------------------------------------------------------------------- the page
 
 
-def _overview(figures: Sequence[Figures], here: str) -> list[str]:
+def _overview(figures: Sequence[Figures], here: str, language: str = "en") -> list[str]:
+    say = words()
     rows = []
     for fig in figures:
         d = fig.data
@@ -259,13 +311,16 @@ def _overview(figures: Sequence[Figures], here: str) -> list[str]:
             ]
         )
     head = [
-        "ruleset",
-        "players",
-        "rounds per match",
-        "ended by a knock",
-        "ended at the deal",
-        "maximum dealt per 100 rounds",
-        "lowest hand at showdown",
+        say(f"stats.head.{column}", language)
+        for column in (
+            "ruleset",
+            "players",
+            "rounds-per-match",
+            "ended-by-knock",
+            "ended-at-deal",
+            "maximum-dealt",
+            "lowest-hand",
+        )
     ]
     if len({f.seats for f in figures}) == 1:  # the same table everywhere: no column for it
         head.pop(1)
@@ -289,7 +344,13 @@ def _overview(figures: Sequence[Figures], here: str) -> list[str]:
                 Segment(
                     f.data["round_endings"].get(r, 0.0),
                     f"sw-r sw-r-{r}",
-                    f"{f.rid}: {REASONS[r]} {pct(f.data['round_endings'].get(r, 0.0))}",
+                    say(
+                        "stats.tip.ending",
+                        language,
+                        rid=f.rid,
+                        reason=reason_label(r, language),
+                        share=pct(f.data["round_endings"].get(r, 0.0)),
+                    ),
                 )
                 for r in used
             ),
@@ -297,18 +358,26 @@ def _overview(figures: Sequence[Figures], here: str) -> list[str]:
         )
         for f in figures
     ]
-    legend = Legend(tuple((f"sw-r sw-r-{r}", REASONS[r]) for r in used))
+    legend = Legend(tuple((f"sw-r sw-r-{r}", reason_label(r, language)) for r in used))
     charts = grid(
         [
             figure(
-                "Rounds per match (mean)",
+                say("stats.caption.mean-per-match", language),
                 hbar_chart(
-                    "Mean rounds per match by ruleset", mean_bars, maximum=longest, text_width=40
+                    say("stats.chart.mean-per-match", language),
+                    mean_bars,
+                    maximum=longest,
+                    text_width=40,
                 ),
             ),
             figure(
-                "How rounds end",
-                hbar_chart("How rounds end, by ruleset", stack_bars, maximum=1.0, text_width=6),
+                say("stats.caption.endings", language),
+                hbar_chart(
+                    say("stats.chart.endings-by-ruleset", language),
+                    stack_bars,
+                    maximum=1.0,
+                    text_width=6,
+                ),
                 legend=legend,
             ),
         ]
@@ -325,19 +394,28 @@ def _overview(figures: Sequence[Figures], here: str) -> list[str]:
     ]
 
 
-def statistics_parts(figures: Sequence[Figures]) -> dict[str, str]:
+def statistics_parts(figures: Sequence[Figures], language: str = "en") -> dict[str, str]:
     """The generated parts of ``docs/compare/statistics.md``: the settings the simulator
     ran with, the overview of all rulesets and a section of charts per ruleset."""
+    say = words()
     here = STATISTICS
     sections: list[str] = []
     for fig in figures:
+        line = say(
+            "stats.ruleset-line",
+            language,
+            ruleset=link(here, ruleset_page(fig.rid), code(fig.rid)),
+            players=fig.seats,
+            matches=fig.matches,
+            seed=fig.seed,
+            command=code(fig.command),
+        )
         sections += [
             f"## {esc(fig.ruleset.title)} {{#{fig.rid}}}",
             "",
-            f"{link(here, ruleset_page(fig.rid), code(fig.rid))}: {fig.seats} players, "
-            f"{fig.matches} matches, seed {fig.seed}. Reproduce: {code(fig.command)}",
+            line,
             "",
-            ruleset_charts(fig),
+            ruleset_charts(fig, language),
             "",
         ]
     first = figures[0] if figures else None
@@ -346,6 +424,6 @@ def statistics_parts(figures: Sequence[Figures]) -> dict[str, str]:
         "statistics-players": str(PLAYERS),
         "statistics-seed": str(first.seed if first else SEED),
         "statistics-sample": str(first.sample if first else SAMPLE),
-        "statistics-overview": "\n".join(_overview(figures, here)),
+        "statistics-overview": "\n".join(_overview(figures, here, language)),
         "statistics-rulesets": "\n".join(sections),
     }

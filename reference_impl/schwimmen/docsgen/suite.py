@@ -15,17 +15,18 @@ from dataclasses import dataclass, field
 
 from schwimmen.conformance.coverage import Coverage, coverage
 from schwimmen.conformance.fixtures import Case, Fixture
+from schwimmen.docsgen.pagedata import words
 from schwimmen.spec.loader import SEPARATOR
 from schwimmen.spec.model import Ruleset
 
-KINDS: Mapping[str, str] = {
-    "hand-evaluation": "what one hand is worth",
-    "showdown": "who loses at a showdown, from given hands",
-    "round": "one round played from a position: accepted and refused moves, how it ends",
-    "match": "across rounds (run like a round): lives, swimming, elimination, the deal, "
-    "the winner, match points",
-    "setup": "whether a table is allowed, and with which pack",
-}
+# The kinds of fixture in the order the site lists them; what each pins is the label
+# ``fixture-kind.<kind>.help`` of ``spec/words.yaml``.
+KINDS: tuple[str, ...] = ("hand-evaluation", "showdown", "round", "match", "setup")
+
+
+def kind_help(kind: str, language: str = "en") -> str:
+    """What a fixture of ``kind`` pins, in ``language``; empty for an unknown kind."""
+    return words()(f"fixture-kind.{kind}.help", language) if kind in KINDS else ""
 
 
 @dataclass(frozen=True)
