@@ -182,72 +182,82 @@ def pair_ids(site: Site) -> list[tuple[str, str]]:
     return list(combinations(site.rulesets, 2))
 
 
-def _pair_cell(setting: Setting | None, base: str, here: str, glance: Glance) -> str:
+def _pair_cell(setting: Setting | None, base: str, here: str, glance: Glance, language: str) -> str:
     if setting is None:
-        return f'<span class="na">{esc(glance.label("not-applicable"))}</span>'
+        return f'<span class="na">{esc(glance.label("not-applicable", language))}</span>'
     prov = setting.provenance
     text = (
-        f"**{short_md(setting.param, setting.value)}** "
-        f"{badge(prov.kind, prov.decision)} {origin_badge(setting, base, here)}"
+        f"**{short_md(setting.param, setting.value, language)}** "
+        f"{badge(prov.kind, prov.decision, language)} "
+        f"{origin_badge(setting, base, here, language)}"
     )
     if prov.citations:
         first = prov.citations[0]
         more = f" (+{len(prov.citations) - 1})" if len(prov.citations) > 1 else ""
         text += (
             f'<br><span class="de-quote" lang="de">„{esc(first.quote)}“</span>{more} '
-            f"<small>— {where(first, here)}</small>"
+            f"<small>— {where(first, here, language)}</small>"
         )
     if prov.reading:
-        text += f"<br><small>{esc(glance.label('reading'))}: {esc(prov.reading)}</small>"
+        reading = prov.reading_in(language) or ""
+        text += f"<br><small>{esc(glance.label('reading', language))}: {esc(reading)}</small>"
     elif prov.kind is ProvenanceKind.DEFAULT and prov.why:
-        text += f"<br><small>{esc(glance.label('why'))}: {esc(prov.why)}</small>"
+        why = prov.why_in(language) or ""
+        text += f"<br><small>{esc(glance.label('why', language))}: {esc(why)}</small>"
     return text
 
 
-def pair_markdown(site: Site, glance: Glance, a: str, b: str) -> str:
+def pair_markdown(site: Site, glance: Glance, a: str, b: str, language: str = "en") -> str:
     """Two rulesets: only what differs, each side with its evidence; the rest folded."""
+    say = words()
     here = pair_page(a, b)
     ra, rb = site.rulesets[a], site.rulesets[b]
     differ = changed_params(ra, rb)
     order = {p.path: i for i, p in enumerate(PARAMETERS)}
     differ.sort(key=order.__getitem__)
 
+    def label(key: str, **fields: str | int) -> str:
+        return glance.label(key, language, **fields)
+
     def named(rid: str) -> str:
         title = attr(site.rulesets[rid].title)
-        page = link(here, ruleset_page(rid), esc(glance.name(rid)))
+        page = link(here, ruleset_page(rid), esc(glance.name(rid, language)))
         return f'<span title="{title}">{page}</span> ({code(rid)})'
 
-    title = glance.label("pair-title", a=esc(glance.name(a)), b=esc(glance.name(b)))
+    def rule(path: str) -> str:
+        return esc(say.param_title(path, language))
+
+    name_a, name_b = esc(glance.name(a, language)), esc(glance.name(b, language))
     out = [
-        *wide_page(title, hide_navigation=True),
-        glance.label("pair-differ", a=named(a), b=named(b), n=f"**{len(differ)}**")
-        + f" {esc(glance.label('pair-command'))} {code(f'schwimmen diff {a} {b}')}.",
+        *wide_page(label("pair-title", a=name_a, b=name_b), hide_navigation=True),
+        label("pair-differ", a=named(a), b=named(b), n=f"**{len(differ)}**")
+        + f" {esc(label('pair-command'))} {code(f'schwimmen diff {a} {b}')}.",
         "",
     ]
     rows = [
         [
-            f"{esc(GROUPS[BY_PATH[p].group])}: "
-            + link(here, f"{SCHEMA_REFERENCE}#{param_anchor(p)}", f"**{esc(BY_PATH[p].title)}**"),
-            _pair_cell(ra.settings.get(p), ra.base, here, glance),
-            _pair_cell(rb.settings.get(p), rb.base, here, glance),
+            f"{esc(say.group_title(BY_PATH[p].group, language))}: "
+            + link(here, f"{SCHEMA_REFERENCE}#{param_anchor(p)}", f"**{rule(p)}**"),
+            _pair_cell(ra.settings.get(p), ra.base, here, glance, language),
+            _pair_cell(rb.settings.get(p), rb.base, here, glance, language),
         ]
         for p in differ
     ]
     if rows:
-        header = [esc(glance.label("rule"))] + [
-            ruleset_header(site, glance, rid, here) for rid in (a, b)
+        header = [esc(label("rule"))] + [
+            ruleset_header(site, glance, rid, here, language) for rid in (a, b)
         ]
         out += ['<div class="pair-table" markdown>', "", table(header, rows), "", "</div>", ""]
     same = [p.path for p in PARAMETERS if p.path in ra.settings and p.path not in differ]
     if same:
         body = "\n".join(
-            f"- **{esc(BY_PATH[p].title)}**: {short_md(p, ra.settings[p].value)}" for p in same
+            f"- **{rule(p)}**: {short_md(p, ra.settings[p].value, language)}" for p in same
         )
-        shared = glance.label("pair-shared", n=len(same)).replace('"', "'")
+        shared = label("pair-shared", n=len(same)).replace('"', "'")
         out.append(f'??? note "{shared}"\n')
         out += ["    " + line for line in body.splitlines()]
         out.append("")
-    out += [link(here, PAIRS_INDEX, esc(glance.label("pair-back"))), ""]
+    out += [link(here, PAIRS_INDEX, esc(label("pair-back"))), ""]
     return "\n".join(out)
 
 

@@ -253,8 +253,13 @@ def build_site(given: SiteInput) -> SiteOutput:
                 )
             )
     pages += [
-        Page(pair_page(a, b), compare.pair_markdown(site, glance, a, b), in_nav=False)
+        Page(
+            translation(pair_page(a, b), language),
+            compare.pair_markdown(site, glance, a, b, language),
+            in_nav=False,
+        )
         for a, b in compare.pair_ids(site)
+        for language in pagedata.LANGUAGES
     ]
     if suite is not None:
         pages += [
@@ -287,7 +292,12 @@ def build_site(given: SiteInput) -> SiteOutput:
         reference.cli_parts(given.cli_parser),
         reference.schema_parts(given.schema, site),
         reference.decisions_parts(site),
-        statistics.statistics_parts(statistics.simulate_rulesets(site.rulesets))
+        statistics.statistics_inserts(
+            statistics.simulate_rulesets(site.rulesets),
+            lambda rid, language: rulepages.title_and_summary(site.catalog.rulesets[rid], language)[
+                0
+            ],
+        )
         if given.simulate
         else {},
         home.home_inserts(site),

@@ -12,10 +12,12 @@ repository and nothing is fetched by the reader's browser.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache, partial
 from typing import Any
 
+from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     STATISTICS,
     code,
@@ -394,7 +396,24 @@ def _overview(figures: Sequence[Figures], here: str, language: str = "en") -> li
     ]
 
 
-def statistics_parts(figures: Sequence[Figures], language: str = "en") -> dict[str, str]:
+def statistics_inserts(
+    figures: Sequence[Figures], titles: Callable[[str, str], str] | None = None
+) -> dict[str, Insert]:
+    """The parts of ``docs/compare/statistics.md`` and its German twin, each built once per
+    language from one simulation (``titles(rid, language)`` names the rulesets)."""
+    built = cache(lambda language: statistics_parts(figures, language, titles))
+    return {key: partial(_part, built, key) for key in built("en")}
+
+
+def _part(built: Callable[[str], Mapping[str, str]], key: str, language: str) -> str:
+    return built(language)[key]
+
+
+def statistics_parts(
+    figures: Sequence[Figures],
+    language: str = "en",
+    titles: Callable[[str, str], str] | None = None,
+) -> dict[str, str]:
     """The generated parts of ``docs/compare/statistics.md``: the settings the simulator
     ran with, the overview of all rulesets and a section of charts per ruleset."""
     say = words()
@@ -411,7 +430,7 @@ def statistics_parts(figures: Sequence[Figures], language: str = "en") -> dict[s
             command=code(fig.command),
         )
         sections += [
-            f"## {esc(fig.ruleset.title)} {{#{fig.rid}}}",
+            f"## {esc(titles(fig.rid, language) if titles else fig.ruleset.title)} {{#{fig.rid}}}",
             "",
             line,
             "",
