@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from schwimmen.docsgen.markup import code, esc, table
+from schwimmen.docsgen.pagedata import words
 from schwimmen.engine.match import Match
 from schwimmen.engine.reasons import DESCRIPTION, PHASES
 from schwimmen.protocol import actions as actions_module
@@ -146,7 +147,7 @@ def event_rows() -> list[list[str]]:
     for cls in event_classes():
         fields = ", ".join(code(f.name) for f in dataclasses.fields(cls))
         private = cls.for_seat is not ev.Event.for_seat
-        seen = "partly private" if private else "everyone"
+        seen = words()("engine.seen.partly-private" if private else "engine.seen.everyone")
         rows.append([code(cls.type), fields, seen, _rst_to_md(_summary(cls))])
     return rows
 
@@ -155,15 +156,19 @@ def page_parts(ruleset: str | None) -> dict[str, str]:
     """The generated parts of ``docs/reference/engine.md``. ``ruleset`` names the ruleset
     the example plays (the site's example house rule's origin); None leaves the example
     unrun and its parts out (quick builds)."""
+
+    def head(*keys: str) -> list[str]:
+        return [words()(f"engine.head.{k}") for k in keys]
+
     parts = {
-        "engine-methods": table(["method", "what it does"], method_rows()),
-        "engine-actions": table(["text", "meaning"], action_rows()),
+        "engine-methods": table(head("method", "what-it-does"), method_rows()),
+        "engine-actions": table(head("text", "meaning"), action_rows()),
         "engine-reasons": table(
-            ["code", "meaning"], [[code(r.value), esc(t)] for r, t in DESCRIPTION.items()]
+            head("code", "meaning"), [[code(r.value), esc(t)] for r, t in DESCRIPTION.items()]
         ),
-        "engine-events": table(["type", "fields", "seen by", "what happened"], event_rows()),
+        "engine-events": table(head("type", "fields", "seen-by", "what-happened"), event_rows()),
         "engine-phases": table(
-            ["phase", "what is asked for"], [[code(p), esc(t)] for p, t in PHASES.items()]
+            head("phase", "asked-for"), [[code(p), esc(t)] for p, t in PHASES.items()]
         ),
     }
     if ruleset is not None:

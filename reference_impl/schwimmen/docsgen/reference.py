@@ -74,12 +74,15 @@ def _argument_rows(parser: argparse.ArgumentParser) -> list[list[str]]:
             name = code(str(action.metavar or action.dest))
         details = []
         if action.choices is not None:
-            details.append("one of " + ", ".join(code(str(c)) for c in action.choices))
+            values = ", ".join(code(str(c)) for c in action.choices)
+            details.append(words()("reference.one-of", values=values))
         if action.nargs in ("+", "*"):
-            details.append("one or more" if action.nargs == "+" else "any number")
+            details.append(
+                words()("reference.one-or-more" if action.nargs == "+" else "reference.any-number")
+            )
         shows_default = action.option_strings and action.nargs != 0
         if shows_default and action.default not in (None, argparse.SUPPRESS):
-            details.append(f"default {code(str(action.default))}")
+            details.append(words()("reference.default", value=code(str(action.default))))
         help_text = _expand_help(parser, action)
         rows.append([name, esc(help_text), "; ".join(details)])
     return rows
@@ -163,8 +166,9 @@ def _cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
         sub_rows = _argument_rows(sub)
         if sub_rows:
             sections += [table(_head("argument", "meaning", "values"), sub_rows), ""]
+        full_help = words()("reference.full-help", command=f"{parser.prog} {name} --help")
         sections += [
-            f'??? example "Full help: {parser.prog} {name} --help"',
+            f'??? example "{full_help}"',
             "",
             "    ```text",
             *["    " + line for line in sub.format_help().rstrip().splitlines()],
@@ -182,25 +186,27 @@ def _cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
 
 
 def schema_type(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
-    """A short human description of a JSON Schema (markdown)."""
+    """A short human description of a JSON Schema (markdown), in the words of
+    ``spec/words.yaml``."""
+    say = words()
     if "$ref" in schema:
         name = str(schema["$ref"]).rsplit("/", 1)[-1]
         return f"[{name}](#def-{name})" if name in defs else code(name)
     if "const" in schema:
         return code(str(schema["const"]))
     if "enum" in schema:
-        return "one of " + ", ".join(code(str(v)) for v in schema["enum"])
+        return say("reference.one-of", values=", ".join(code(str(v)) for v in schema["enum"]))
     if "anyOf" in schema:
-        return " or ".join(schema_type(s, defs) for s in schema["anyOf"])
+        return f" {say('reference.type.or')} ".join(schema_type(s, defs) for s in schema["anyOf"])
     kind = schema.get("type")
     if kind == "array":
         items = schema_type(schema.get("items", {}), defs)
         extra = []
         if "minItems" in schema:
-            extra.append(f"at least {schema['minItems']}")
+            extra.append(say("reference.type.at-least", n=schema["minItems"]))
         if schema.get("uniqueItems"):
-            extra.append("no repeats")
-        return f"list of {items}" + (f" ({', '.join(extra)})" if extra else "")
+            extra.append(say("reference.type.no-repeats"))
+        return say("reference.type.list", items=items) + (f" ({', '.join(extra)})" if extra else "")
     if kind == "object":
         props = schema.get("properties", {})
         if props:
@@ -208,18 +214,21 @@ def schema_type(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
             return "{" + inner + "}"
         if "propertyNames" in schema:
             value = schema_type(schema.get("additionalProperties", {}), defs)
-            return f"map from {schema_type(schema['propertyNames'], defs)} to {value}"
-        return "object"
+            keys = schema_type(schema["propertyNames"], defs)
+            return say("reference.type.map", keys=keys, values=value)
+        return say("reference.type.object")
     if kind in ("integer", "number"):
-        word = "whole number" if kind == "integer" else "number"
+        word = say(f"reference.type.{kind}")
         lo, hi = schema.get("minimum"), schema.get("maximum")
         rng = f" {lo}–{hi}" if lo is not None and hi is not None else ""
-        step = " in steps of ½" if schema.get("multipleOf") == 0.5 else ""
+        step = say("reference.type.halves") if schema.get("multipleOf") == 0.5 else ""
         return word + rng + step
     if kind == "string":
         pattern = schema.get("pattern")
-        return "text" + (f" matching {code(str(pattern))}" if pattern else "")
-    return "any"
+        if pattern:
+            return say("reference.type.matching", pattern=code(str(pattern)))
+        return say("reference.type.text")
+    return say("reference.type.any")
 
 
 def _users(param: Parameter, site: Site, here: str) -> dict[str, tuple[Any, list[str]]]:
@@ -250,14 +259,17 @@ def _not_applicable_row(param: Parameter, site: Site, here: str, width: int) -> 
     ]
     if not missing:
         return []
-    return [["*does not apply*", *([""] * (width - 2)), ", ".join(missing)]]
+    label = f"*{words()('reference.does-not-apply')}*"
+    return [[label, *([""] * (width - 2)), ", ".join(missing)]]
 
 
 def parameter_entry(param: Parameter, site: Site, defs: Mapping[str, Any]) -> str:
     """One parameter: what it means, its values with who plays each, when it applies."""
     here = SCHEMA_REFERENCE
     where = f"{code(param.path)}" + (
-        f" · rules matrix § {esc(param.matrix)}" if param.matrix else ""
+        " · " + words()("reference.matrix-section", section=esc(param.matrix))
+        if param.matrix
+        else ""
     )
     out = [
         f"### {esc(param.title)} {{#{param_anchor(param.path)}}}",
@@ -284,15 +296,21 @@ def parameter_entry(param: Parameter, site: Site, defs: Mapping[str, Any]) -> st
         if param.schema.get("type") == "array":
             out += [words()("reference.list-of-these"), ""]
     else:
-        out += [f"**Allowed values:** {schema_type(param.schema, defs)}", ""]
+        allowed = words()("reference.allowed-values")
+        out += [f"**{allowed}** {schema_type(param.schema, defs)}", ""]
         rows = [[f"**{short_md(param.path, v)}**", ", ".join(u)] for v, u in users.values()]
         rows += _not_applicable_row(param, site, here, 2)
         out += [table(_head("value", "played-by"), rows), ""]
     if param.applies_when:
         conds = "; ".join(esc(c.describe()) for c in param.applies_when)
-        out += [f"**Applies when:** {conds}. Elsewhere it must not be set.", ""]
+        say = words()
+        out += [
+            f"**{say('reference.applies-when')}** {conds}. {say('reference.elsewhere-not-set')}",
+            "",
+        ]
     else:
-        out += ["**Applies:** always; every ruleset sets it.", ""]
+        say = words()
+        out += [f"**{say('reference.applies-always')}** {say('reference.applies-always-text')}", ""]
     return "\n".join(out)
 
 
@@ -306,7 +324,7 @@ def _def_section(name: str, schema: Mapping[str, Any], defs: Mapping[str, Any]) 
         rows = [
             [
                 code(k),
-                "yes" if k in required else "",
+                words()("reference.yes") if k in required else "",
                 schema_type(v, defs),
                 esc(str(v.get("description", ""))),
             ]
@@ -314,7 +332,7 @@ def _def_section(name: str, schema: Mapping[str, Any], defs: Mapping[str, Any]) 
         ]
         out += [table(_head("field", "required", "type", "meaning"), rows), ""]
     else:
-        out += [f"**Type:** {schema_type(schema, defs)}", ""]
+        out += [f"**{words()('reference.type-label')}** {schema_type(schema, defs)}", ""]
     return "\n".join(out)
 
 
@@ -327,8 +345,8 @@ def schema_parts(schema: Mapping[str, Any], site: Site) -> dict[str, str]:
     rows = [
         [
             code(k),
-            "yes" if k in required else "",
-            schema_type(v, defs) if k != "rules" else "groups of parameters, below",
+            words()("reference.yes") if k in required else "",
+            schema_type(v, defs) if k != "rules" else words()("reference.groups-below"),
             esc(str(v.get("description", ""))),
         ]
         for k, v in props.items()
@@ -383,7 +401,7 @@ def _decision_rows(site: Site, decision: str) -> list[list[str]]:
                     rows.append(
                         [
                             link(here, page + "#unresolved", code(owner)),
-                            "unresolved",
+                            words()("reference.unresolved"),
                             esc(item.topic),
                             esc(item.why),
                         ]

@@ -33,6 +33,7 @@ from schwimmen.docsgen.markup import (
     link,
     table,
 )
+from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.suite import Suite
 from schwimmen.spec.model import Ruleset
 
@@ -171,9 +172,9 @@ def guide_parts(
             [
                 _json_block(
                     {"cmd": "run", "seq": 1, "case": examples.request},
-                    f"The request: {asked.title}",
+                    words()("testguide.request", title=asked.title),
                 ),
-                _json_block({"seq": 1, **examples.answer}, "The reference engine's answer"),
+                _json_block({"seq": 1, **examples.answer}, words()("testguide.answer")),
             ]
         )
         parts["test-guide-report"] = f"```text\n{examples.report}\n```"
@@ -201,9 +202,11 @@ def coverage_parts(suite: Suite) -> dict[str, str]:
             [code(g.param), code(json.dumps(g.value, ensure_ascii=False)), esc(g.reason())]
             for g in gaps
         ]
-        body = table(["parameter", "value", "why it is not pinned"], rows)
-        out.append(admonition("info", f"{len(gaps)} values not pinned", body, collapsible=True))
+        say = words()
+        header = [say(f"testguide.head.{k}") for k in ("parameter", "value", "why-not-pinned")]
+        title = say("testguide.not-pinned", n=len(gaps))
+        out.append(admonition("info", title, table(header, rows), collapsible=True))
     if cov.unpinned:
-        out.append(f"Disagreements without a fixture: {', '.join(cov.unpinned)}.")
+        out.append(words()("testguide.unpinned", ids=", ".join(cov.unpinned)))
     parts["coverage-gaps"] = "\n\n".join(out)
     return parts
