@@ -51,6 +51,7 @@ from schwimmen.docsgen.suite import (
     name_of,
 )
 from schwimmen.docsgen.values import short
+from schwimmen.engine.rounds import EndReason
 from schwimmen.spec.parameters import BY_PATH, PARAMETERS
 from schwimmen.spec.present import points as points_text
 
@@ -313,18 +314,7 @@ def predicate_md(param: str, predicate: Any, here: str, language: str = "en") ->
 # ----------------------------------------------------------------------------- expectations
 
 # Why a round ended (the ``reason`` of an expected end), each said by ``fixture.reason.<it>``.
-_REASONS = frozenset(
-    {
-        "knock",
-        "maximum",
-        "feuer",
-        "feuer-light",
-        "all-passed",
-        "stock-exhausted",
-        "two-open",
-        "one-open",
-    }
-)
+_REASONS = frozenset(reason.value for reason in EndReason)
 # The kinds of hand an expected value names, each said by ``fixture.hand.<it>``.
 _HANDS = frozenset({"suit", "triple", "fixed", "feuer", "feuer-light"})
 _SUIT = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}

@@ -28,6 +28,7 @@ from schwimmen.docsgen.markup import (
 )
 from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.svgchart import Bar, Legend, Segment, column_chart, figure, grid, hbar_chart
+from schwimmen.engine.rounds import EndReason
 from schwimmen.engine.simulate import showdown_values, simulate
 from schwimmen.spec.model import Ruleset
 
@@ -36,17 +37,9 @@ SEED = 1
 SAMPLE = 300
 PLAYERS = 4
 
-# How a round can end, in the charts' order; each is labelled ``stats.reason.<it>``.
-REASONS: tuple[str, ...] = (
-    "knock",
-    "maximum",
-    "feuer",
-    "feuer-light",
-    "all-passed",
-    "stock-exhausted",
-    "two-open",
-    "one-open",
-)
+# How a round can end, in the engine's order (the charts'); each is labelled
+# ``stats.reason.<it>``.
+REASONS: tuple[str, ...] = tuple(reason.value for reason in EndReason)
 
 
 def reason_label(reason: str, language: str = "en") -> str:
