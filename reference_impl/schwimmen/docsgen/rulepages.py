@@ -38,8 +38,8 @@ from schwimmen.docsgen.markup import (
 )
 from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.values import explanation, short_md
-from schwimmen.spec.loader import SpecFile
-from schwimmen.spec.model import ProvenanceKind, Ruleset, Setting
+from schwimmen.spec.loader import SpecFile, translations_of
+from schwimmen.spec.model import ProvenanceKind, Ruleset, Setting, translated
 from schwimmen.spec.parameters import BY_PATH, GROUPS, PARAMETERS, applicable
 
 
@@ -139,9 +139,8 @@ def _sources_line(sf: SpecFile, here: str, language: str = "en") -> str:
 
 def _condition_why(cond: Mapping[str, Any], language: str) -> str:
     """A house rule's reason for a condition, from its ``de:`` block on German pages."""
-    own = cond.get(language) if language != "en" else None
-    text = own.get("why") if isinstance(own, Mapping) else None
-    return " ".join(str(text or cond["why"]).split())
+    english = " ".join(str(cond["why"]).split())
+    return translated(english, "why", translations_of(cond), language) or english
 
 
 def title_and_summary(sf: SpecFile, language: str = "en") -> tuple[str, str]:
