@@ -112,20 +112,20 @@ def simulate_rulesets(
 # ----------------------------------------------------------------------------- formatting
 
 
-def pct(share: float) -> str:
+def decimal(value: float, places: int, language: str = "en") -> str:
+    """``value`` with ``places`` decimals and the language's decimal mark (11,5 in German)."""
+    return f"{value:.{places}f}".replace(".", words()("number.decimal-mark", language))
+
+
+def pct(share: float, language: str = "en") -> str:
     """A share as a percentage with sensible precision."""
     value = 100 * share
-    if value == 0:
-        return "0%"
-    if value < 1:
-        return f"{value:.2f}%"
-    if value < 10:
-        return f"{value:.1f}%"
-    return f"{value:.0f}%"
+    places = 0 if value == 0 or value >= 10 else 2 if value < 1 else 1
+    return words()("number.percent", language, n=decimal(value, places, language))
 
 
-def per100(share: float) -> str:
-    return f"{100 * share:.1f}"
+def per100(share: float, language: str = "en") -> str:
+    return decimal(100 * share, 1, language)
 
 
 def _ending_bars(fig: Figures, language: str = "en") -> list[Bar]:
@@ -142,9 +142,14 @@ def _ending_bars(fig: Figures, language: str = "en") -> list[Bar]:
             fig.maximum_label(language) if reason == "maximum" else reason_label(reason, language)
         )
         text = (
-            say("stats.bar.with-deal", language, share=pct(share), deal=pct(deal))
+            say(
+                "stats.bar.with-deal",
+                language,
+                share=pct(share, language),
+                deal=pct(deal, language),
+            )
             if deal
-            else pct(share)
+            else pct(share, language)
         )
         bars.append(
             Bar(
@@ -154,13 +159,16 @@ def _ending_bars(fig: Figures, language: str = "en") -> list[Bar]:
                         share - deal,
                         f"sw-r sw-r-{reason}",
                         say(
-                            "stats.tip.during-play", language, label=label, share=pct(share - deal)
+                            "stats.tip.during-play",
+                            language,
+                            label=label,
+                            share=pct(share - deal, language),
                         ),
                     ),
                     Segment(
                         deal,
                         f"sw-r sw-r-{reason} sw-deal",
-                        say("stats.tip.at-deal", language, label=label, share=pct(deal)),
+                        say("stats.tip.at-deal", language, label=label, share=pct(deal, language)),
                     ),
                 ),
                 text,
@@ -174,7 +182,7 @@ def _rounds_summary(rpm: Mapping[str, Any], language: str = "en") -> str:
     return words()(
         "stats.rounds-summary",
         language,
-        mean=f"{rpm['mean']:.1f}",
+        mean=decimal(rpm["mean"], 1, language),
         median=rpm["median"],
         longest=rpm["max"],
     )
@@ -252,11 +260,11 @@ def key_figures(fig: Figures, language: str = "en") -> str:
         ),
         (
             say("stats.key.dealt-maximum", language, points=fig.ruleset.rules.maximum.points),
-            say("stats.key.per-100", language, n=per100(d["dealt_31_rate"])),
+            say("stats.key.per-100", language, n=per100(d["dealt_31_rate"], language)),
         ),
         (
             say("stats.key.feuer", language),
-            say("stats.key.per-100", language, n=per100(d["dealt_feuer_rate"]))
+            say("stats.key.per-100", language, n=per100(d["dealt_feuer_rate"], language))
             if has_feuer(fig.ruleset)
             else say("stats.key.no-feuer", language),
         ),
@@ -269,8 +277,8 @@ def key_figures(fig: Figures, language: str = "en") -> str:
                 say(
                     "stats.key.showdown-value",
                     language,
-                    mean=f"{fig.showdown_mean:.1f}",
-                    lowest=f"{fig.lowest_mean:.1f}",
+                    mean=decimal(fig.showdown_mean, 1, language),
+                    lowest=decimal(fig.lowest_mean, 1, language),
                     n=fig.sample,
                 ),
             )
@@ -298,11 +306,11 @@ def _overview(figures: Sequence[Figures], here: str, language: str = "en") -> li
             [
                 f"[{code(fig.rid)}](#{fig.rid})",
                 str(fig.seats),
-                f"{d['rounds_per_match']['mean']:.1f}",
-                pct(d["round_endings"].get("knock", 0.0)),
-                pct(at_deal),
-                per100(d["dealt_31_rate"]),
-                f"{fig.lowest_mean:.1f}" if fig.sample else "",
+                decimal(d["rounds_per_match"]["mean"], 1, language),
+                pct(d["round_endings"].get("knock", 0.0), language),
+                pct(at_deal, language),
+                per100(d["dealt_31_rate"], language),
+                decimal(fig.lowest_mean, 1, language) if fig.sample else "",
             ]
         )
     head = [
@@ -326,7 +334,7 @@ def _overview(figures: Sequence[Figures], here: str, language: str = "en") -> li
         Bar(
             f.rid,
             (Segment(f.data["rounds_per_match"]["mean"], "sw-bar"),),
-            f"{f.data['rounds_per_match']['mean']:.1f}",
+            decimal(f.data["rounds_per_match"]["mean"], 1, language),
             href=f"#{f.rid}",
         )
         for f in figures
@@ -344,7 +352,7 @@ def _overview(figures: Sequence[Figures], here: str, language: str = "en") -> li
                         language,
                         rid=f.rid,
                         reason=reason_label(r, language),
-                        share=pct(f.data["round_endings"].get(r, 0.0)),
+                        share=pct(f.data["round_endings"].get(r, 0.0), language),
                     ),
                 )
                 for r in used
