@@ -16,8 +16,6 @@ import importlib.util
 import json
 import os
 import shutil
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -103,24 +101,15 @@ pytestmark = pytest.mark.skipif(_requirements() is not None, reason=str(_require
 
 
 @pytest.fixture(scope="module")
-def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def site_dir(request: pytest.FixtureRequest) -> Path:
+    """``SCHWIMMEN_SITE_DIR`` when given, else the session's clean build (``conftest.py``)."""
     given = os.environ.get("SCHWIMMEN_SITE_DIR")
     if given:
         path = Path(given)
         assert (path / "index.html").is_file(), f"SCHWIMMEN_SITE_DIR={given} has no index.html"
         return path
-    out = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return out
+    built: Path = request.getfixturevalue("clean_site")
+    return built
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -1,7 +1,8 @@
 """The documentation site builds with ``mkdocs build --strict`` and shows the whole spec,
 every conformance fixture, the disagreements, the guides and the simulator's statistics.
 
-The build runs once per module (under a minute), from a clean copy of the checkout in a
+The build runs once per test session (``clean_site`` in ``conftest.py``, shared with the
+browser test), from a clean copy of the checkout in a
 temporary directory with no ``../shared`` beside it and no ``SCHWIMMEN_SOURCES``: what a
 fresh clone builds is what is tested, and nothing outside the repository can fill a page.
 It is skipped when mkdocs or its Material theme is not installed (``pip install -e
@@ -13,11 +14,11 @@ from __future__ import annotations
 import html as htmllib
 import importlib.util
 import json
-import os
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -40,56 +41,9 @@ needs_mkdocs = pytest.mark.skipif(
 )
 
 
-def _build(
-    config_dir: Path, out: Path, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    env = {**(os.environ if env is None else env), "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
-        cwd=config_dir,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
-def _checkout_files() -> list[str]:
-    """The repository's files as a clone has them (tracked, or new and not ignored)."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-        cwd=ROOT,
-        capture_output=True,
-        check=False,
-    )
-    if listed.returncode != 0:  # not a git checkout (an unpacked sdist): take the folders
-        folders = ("docs", "spec", "schemas", "conformance", "reference_impl")
-        found = [p for f in folders for p in (ROOT / f).rglob("*") if p.is_file()]
-        names = [str(p.relative_to(ROOT)) for p in found] + ["mkdocs.yml", "pyproject.toml"]
-    else:
-        names = [n for n in listed.stdout.decode("utf-8").split("\0") if n]
-    return [n for n in names if (ROOT / n).is_file() and "__pycache__" not in n]
-
-
 @pytest.fixture(scope="module")
-def clean_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the checkout with nothing next to it: no ``shared/`` folder, no matrix."""
-    root = tmp_path_factory.mktemp("clone") / "schwimmen"
-    for name in _checkout_files():
-        target = root / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, target)
-    assert not (root.parent / "shared").exists()
-    return root
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory, clean_checkout: Path) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SCHWIMMEN_")}
-    result = _build(clean_checkout, out, env)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return out
+def site(clean_site: Path) -> Path:
+    return clean_site
 
 
 @pytest.fixture(scope="module")
@@ -468,14 +422,16 @@ def test_the_calculator_page_and_its_tables_are_published(site: Path, catalog: C
 
 
 @needs_mkdocs
-def test_the_build_fails_when_the_example_does_not_resolve(tmp_path: Path) -> None:
+def test_the_build_fails_when_the_example_does_not_resolve(
+    tmp_path: Path, build_site: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
     shutil.copytree(ROOT / "docs", tmp_path / "docs", ignore=shutil.ignore_patterns("__pycache__"))
     example = tmp_path / "docs" / "examples" / "house-rule-example.yaml"
     text = example.read_text(encoding="utf-8")
     assert "value: 4\n" in text
     example.write_text(text.replace("value: 4\n", "value: 40\n"), encoding="utf-8")
-    result = _build(tmp_path, tmp_path / "site")
+    result = build_site(tmp_path, tmp_path / "site")
     assert result.returncode != 0
     output = result.stdout + result.stderr
     assert "house-rule-example" in output and "lives" in output, output
@@ -498,14 +454,16 @@ def test_the_finder_page_embeds_its_questions_and_every_ruleset(
 
 
 @needs_mkdocs
-def test_the_build_fails_when_a_finder_answer_names_no_rule(tmp_path: Path) -> None:
+def test_the_build_fails_when_a_finder_answer_names_no_rule(
+    tmp_path: Path, build_site: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
     shutil.copytree(ROOT / "docs", tmp_path / "docs", ignore=shutil.ignore_patterns("__pycache__"))
     questions = tmp_path / "docs" / "data" / "finder.yaml"
     text = questions.read_text(encoding="utf-8")
     assert "{lives.after_last: out}" in text
     questions.write_text(text.replace("{lives.after_last: out}", "{lives.afterlast: out}"))
-    result = _build(tmp_path, tmp_path / "site")
+    result = build_site(tmp_path, tmp_path / "site")
     assert result.returncode != 0
     output = result.stdout + result.stderr
     assert "docs/data/finder.yaml:" in output and "lives.afterlast" in output, output
