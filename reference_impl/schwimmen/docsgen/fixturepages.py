@@ -22,6 +22,7 @@ from schwimmen.docsgen.markup import (
     DISAGREEMENTS,
     FIXTURES_INDEX,
     GUIDE_TEST,
+    LETTER_SUIT,
     SCHEMA_REFERENCE,
     attr,
     card_text,
@@ -317,7 +318,6 @@ def predicate_md(param: str, predicate: Any, here: str, language: str = "en") ->
 _REASONS = frozenset(reason.value for reason in EndReason)
 # The kinds of hand an expected value names, each said by ``fixture.hand.<it>``.
 _HANDS = frozenset({"suit", "triple", "fixed", "feuer", "feuer-light"})
-_SUIT = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 
 
 def losses_md(losses: Mapping[str, Any], language: str = "en") -> str:
@@ -340,8 +340,8 @@ def value_md(value: Mapping[str, Any], language: str = "en") -> str:
     hand = value.get("hand")
     suit = value.get("suit")
     if hand == "suit" or (hand is None and suit):
-        if suit and str(suit) in _SUIT:
-            parts.append(say("fixture.hand.in-suit", language, suit=_SUIT[str(suit)]))
+        if suit and str(suit) in LETTER_SUIT:
+            parts.append(say("fixture.hand.in-suit", language, suit=LETTER_SUIT[str(suit)]))
         else:
             parts.append(say("fixture.hand.suit", language))
     elif hand:
@@ -371,7 +371,7 @@ def values_table(
                 cards,
                 points_md(v["points"], language) if "points" in v else "",
                 esc(str(v.get("hand", ""))),
-                _SUIT.get(str(v.get("suit")), "—") if "suit" in v else "",
+                LETTER_SUIT.get(str(v.get("suit")), "—") if "suit" in v else "",
                 maximum,
             ]
         )

@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from schwimmen.docsgen.markup import cards_row, code, esc
+from schwimmen.docsgen.markup import LETTER_SUIT, cards_row, code, esc
 from schwimmen.spec.present import points
 
-SUIT = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 SEP = " · "
 
 
@@ -55,7 +54,7 @@ def value(worth: Any, words: Mapping[str, str]) -> str:
         parts.append(points(worth["points"]))
     hand = worth.get("hand")
     if hand == "suit" and worth.get("suit"):
-        parts.append(SUIT.get(str(worth["suit"]), str(worth["suit"])))
+        parts.append(LETTER_SUIT.get(str(worth["suit"]), str(worth["suit"])))
     elif hand and hand != "suit":
         parts.append(esc(words.get(f"hand_{hand}", str(hand))))
     if worth.get("maximum") is True:
