@@ -11,7 +11,7 @@ as hits: a trial the suite cannot see at all (it passes every fixture of its bas
 whose own play the suite contradicts (a case pinning the changed parameter but not
 another one its outcome depends on), one found only in part (the suite cannot see its
 other change once the first is made) and one the truth would not out-rank on the suite's
-evidence; see ``schwimmen.conformance.fingerprint_trials``.
+evidence; see ``schwimmen.conformance.fingerprint.trials``.
 
 By default the trials are played in-process (the same engine ``serve --play`` runs, each
 position answered once), which measures the reasoning; ``--protocol`` runs each trial as
@@ -28,7 +28,7 @@ import time
 from collections import Counter
 
 from schwimmen.conformance.fingerprint import fingerprint
-from schwimmen.conformance.fingerprint_trials import (
+from schwimmen.conformance.fingerprint.trials import (
     HIT,
     IN_PART,
     INCONSISTENT,

@@ -25,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from schwimmen.conformance.fuzz_driver import FuzzOptions, FuzzReport, fuzz
+from schwimmen.conformance.fuzz import FuzzOptions, FuzzReport, fuzz
 from schwimmen.spec.loader import Catalog
 
 SERVE = f"{sys.executable} -m schwimmen serve"

@@ -20,8 +20,8 @@ import pytest
 
 from schwimmen.cli.main import main
 from schwimmen.conformance.fingerprint import fingerprint
-from schwimmen.conformance.fingerprint_report import summary
-from schwimmen.conformance.fingerprint_trials import (
+from schwimmen.conformance.fingerprint.report import summary
+from schwimmen.conformance.fingerprint.trials import (
     HIT,
     IN_PART,
     INCONSISTENT,

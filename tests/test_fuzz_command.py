@@ -13,13 +13,13 @@ import pytest
 
 from schwimmen.cli.main import main
 from schwimmen.conformance.fixtures import load_fixtures
-from schwimmen.conformance.fuzz import case_rng, generate, play
-from schwimmen.conformance.fuzz_diff import first_difference
-from schwimmen.conformance.fuzz_driver import FuzzOptions, fuzz
+from schwimmen.conformance.fuzz import FuzzOptions, fuzz
+from schwimmen.conformance.fuzz.cases import case_rng, generate, play
+from schwimmen.conformance.fuzz.diff import first_difference
+from schwimmen.conformance.fuzz.shrink import ddmin
 from schwimmen.conformance.harness import Options, run_suite
 from schwimmen.conformance.lint import lint
 from schwimmen.conformance.runner import Status
-from schwimmen.conformance.shrink import ddmin
 from schwimmen.engine.adapter import run_case
 from schwimmen.spec.loader import Catalog
 

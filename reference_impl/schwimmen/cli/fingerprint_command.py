@@ -15,8 +15,7 @@ import threading
 from pathlib import Path
 
 from schwimmen.cli import argtypes
-from schwimmen.conformance import fingerprint_report as report
-from schwimmen.conformance.fingerprint import fingerprint
+from schwimmen.conformance.fingerprint import fingerprint, report
 from schwimmen.conformance.harness import Options
 from schwimmen.conformance.output import OutputError, check_writable, write_atomically
 from schwimmen.spec.errors import SpecErrors

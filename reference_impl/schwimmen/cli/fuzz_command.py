@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from schwimmen.cli import argtypes
-from schwimmen.conformance.fuzz_driver import FuzzOptions, FuzzReport, fuzz
+from schwimmen.conformance.fuzz import FuzzOptions, FuzzReport, fuzz
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.printable import printable

@@ -17,8 +17,8 @@ from typing import Any
 
 import yaml
 
-from schwimmen.conformance.fingerprint import Fingerprint
-from schwimmen.conformance.fingerprint_search import Change, Deviation, Explanation
+from schwimmen.conformance.fingerprint.analysis import Fingerprint
+from schwimmen.conformance.fingerprint.search import Change, Deviation, Explanation
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import ProvenanceKind, Ruleset

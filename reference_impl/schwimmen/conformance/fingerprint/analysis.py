@@ -8,7 +8,7 @@ parameters: for each candidate base it looks for the fewest parameter values tha
 changed, make the suite's expectations agree with what the engine answered, and prefers
 the base that leaves the fewest failures unexplained with the fewest changes.
 
-1. **Observe** (:mod:`~schwimmen.conformance.fingerprint_evidence`). The suite runs
+1. **Observe** (:mod:`~schwimmen.conformance.fingerprint.evidence`). The suite runs
    against the implementation under every candidate base (``--base``, or every ruleset
    of the catalog with each house rule on its origin, and every composition the start
    answer claims), each fixture's request once per base, and the outcomes are kept. An
@@ -27,7 +27,7 @@ the base that leaves the fewest failures unexplained with the fewest changes.
    looked at only where a fixture's cases name a changed parameter, or where the
    position itself depends on it (the pack, the hands, the table).
 
-3. **Search** (per base, :class:`~schwimmen.conformance.fingerprint_search.Search`).
+3. **Search** (per base, :class:`~schwimmen.conformance.fingerprint.search.Search`).
    The failures point at their explanation. For a failing fixture, every other case of
    it that the outcome *does* match names in its predicates the parameters that would
    have to change for that case to apply: an engine playing ``B+Δ`` matches the case that
@@ -80,14 +80,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from schwimmen.conformance.fingerprint_evidence import (
+from schwimmen.conformance.fingerprint.evidence import (
     MIN_JUDGED,
     BaseEvidence,
     Evidence,
     Implementation,
     observe,
 )
-from schwimmen.conformance.fingerprint_search import (
+from schwimmen.conformance.fingerprint.search import (
     Change,
     Deviation,
     Explanation,

@@ -28,7 +28,7 @@ from typing import Any
 
 from schwimmen.conformance.compare import compare
 from schwimmen.conformance.fixtures import parameter_values, predicate_holds
-from schwimmen.conformance.fuzz_diff import Difference, Malformed, first_difference
+from schwimmen.conformance.fuzz.diff import Difference, Malformed, first_difference
 from schwimmen.conformance.mutations import alternatives
 from schwimmen.engine.adapter import run_case
 from schwimmen.spec.errors import SpecErrors

@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from schwimmen.conformance.fuzz import Decision, Plan, Playthrough, play
-from schwimmen.conformance.fuzz_diff import Difference
+from schwimmen.conformance.fuzz.cases import Decision, Plan, Playthrough, play
+from schwimmen.conformance.fuzz.diff import Difference
 from schwimmen.engine.dealing import cached_pattern
 from schwimmen.spec.model import Ruleset
 

@@ -10,7 +10,7 @@ several the same cases are made, but which worker meets a difference first may v
 
 A difference is shrunk by the worker that found it, on its own process, while the others
 go on fuzzing. Differences are told apart by their first differing field and the
-parameter that explains them (``fuzz_params.explanations``), or the parameters they pin
+parameter that explains them (``params.explanations``), or the parameters they pin
 where none does; a field already shrunk a few times is not shrunk again. The run stops
 at the time limit, after ``max_differences`` distinct differences, when the
 implementation cannot start, or when it errs on several cases in a row: fuzzing an
@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from schwimmen.conformance.fixtures import Fixture
-from schwimmen.conformance.fuzz import Playthrough, case_rng, generate
-from schwimmen.conformance.fuzz_diff import Difference, Malformed, first_difference
-from schwimmen.conformance.fuzz_fixture import (
+from schwimmen.conformance.fuzz.cases import Playthrough, case_rng, generate
+from schwimmen.conformance.fuzz.diff import Difference, Malformed, first_difference
+from schwimmen.conformance.fuzz.fixture import (
     Written,
     build,
     expectation,
@@ -38,10 +38,10 @@ from schwimmen.conformance.fuzz_fixture import (
     holds,
     pinned_parameters,
 )
-from schwimmen.conformance.fuzz_params import Mutant, Mutants, explanations
+from schwimmen.conformance.fuzz.params import Mutant, Mutants, explanations
+from schwimmen.conformance.fuzz.shrink import Budget, shrink
 from schwimmen.conformance.process import ProcessImplementation, Started
 from schwimmen.conformance.runner import Status, judge
-from schwimmen.conformance.shrink import Budget, shrink
 from schwimmen.engine.adapter import run_case
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import Ruleset

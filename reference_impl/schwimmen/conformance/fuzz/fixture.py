@@ -4,7 +4,7 @@ The fixture states what the reference answers, in the fixtures' vocabulary: ever
 the reference refuses (with its code), and the field where the implementation first
 differs, with enough around it to read (the rounds up to that one, the seat whose legal
 actions differ). Its one case applies where the parameters it depends on have the
-ruleset's values (``where``, found by ``fuzz_params.dependencies``), and cites what the
+ruleset's values (``where``, found by ``params.dependencies``), and cites what the
 ruleset says about them: the quotes of a cited or interpreted parameter as ``because``,
 the decision (``Uxx``) of a stated default as ``default``. Nothing is made up; a default
 without a decision number is named in the case's note instead.
@@ -30,8 +30,8 @@ import yaml
 
 from schwimmen.conformance.compare import compare
 from schwimmen.conformance.fixtures import Fixture, parameter_values, parse_fixture
-from schwimmen.conformance.fuzz_diff import STATE_FIELDS, Difference
-from schwimmen.conformance.fuzz_params import Mutants, dependencies, run_under
+from schwimmen.conformance.fuzz.diff import STATE_FIELDS, Difference
+from schwimmen.conformance.fuzz.params import Mutants, dependencies, run_under
 from schwimmen.conformance.harness import default_rulesets
 from schwimmen.conformance.lint import lint
 from schwimmen.conformance.runner import Status, judge

@@ -35,8 +35,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from schwimmen.conformance.fingerprint import Fingerprint, check, value_changes
-from schwimmen.conformance.fingerprint_evidence import Implementation
+from schwimmen.conformance.fingerprint.analysis import Fingerprint, check, value_changes
+from schwimmen.conformance.fingerprint.evidence import Implementation
 from schwimmen.conformance.mutations import alternatives
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import SEPARATOR, Catalog

@@ -1,5 +1,5 @@
 """The search for the fewest parameter changes that explain an engine's answers on one
-base; the reasoning is laid out in :mod:`schwimmen.conformance.fingerprint`."""
+base; the reasoning is laid out in :mod:`schwimmen.conformance.fingerprint.analysis`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from schwimmen.conformance.fingerprint_evidence import BaseEvidence
+from schwimmen.conformance.fingerprint.evidence import BaseEvidence
 from schwimmen.conformance.fixtures import Case, Fixture, load_fixtures, predicate_holds
 from schwimmen.conformance.mutations import alternatives
 from schwimmen.conformance.runner import Status, judge

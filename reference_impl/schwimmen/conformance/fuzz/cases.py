@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from schwimmen.conformance.fixtures import parameter_values
-from schwimmen.conformance.fuzz_probes import choose
+from schwimmen.conformance.fuzz.probes import choose
 from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import evaluator_for
 from schwimmen.engine.match import Match, SetupError
