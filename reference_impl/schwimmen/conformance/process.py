@@ -59,6 +59,9 @@ class Started:
     rulesets: tuple[str, ...]
     any_ruleset: bool
     not_reported: frozenset[str] = frozenset()
+    fixed_rules: bool = False
+    """It plays rules of its own whatever a case names (PROTOCOL.md, start): its answer to a
+    position is judged against every ruleset's expectations, and it claims no ruleset."""
     raw: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -536,6 +539,7 @@ class ProcessImplementation:
             rulesets=tuple(reply.get("rulesets", ())),
             any_ruleset=bool(reply.get("any_ruleset", False)),
             not_reported=frozenset(reply.get("not_reported", ())),
+            fixed_rules=reply.get("fixed_rules") is True,
             raw=reply,
         )
 
