@@ -27,6 +27,13 @@ omit:F,G       answer ok without the outcome fields F, G (everywhere: states, ro
 declare:F,G    like omit, and declare F, G as not reported in the start answer
 cannot-start   exit at once with a message on stderr (a broken installation)
 pagat-only     claim only the ruleset pagat
+random:SEED    answer each run request at random: right, wrong, an empty outcome or errored
+hang-every:N   never answer every Nth run request (counting from 1), answer the others
+nothing        declare every field not reported and answer ok with an empty outcome
+never-start    read the start request and never answer it
+leak-setsid    on every run request start a grandchild that leaves the process group and
+               session (setsid) and sleeps, then answer correctly
+fixed          say fixed_rules in the start answer; a case without a ruleset is played as pagat
 
 With FAKE_PIDS set, every process of the fake appends its pid to that file, so a test can
 check that nothing is left running.
@@ -82,7 +89,27 @@ def _fork_and_exit(leave_group: bool) -> int:
     return 0
 
 
+def _random_mode(seed: str, seq: int) -> str:
+    """The behaviour of one request under ``random:SEED``: the same for a seed and seq."""
+    import random
+
+    return random.Random(f"{seed}:{seq}").choice(["", "wrong", "empty", "errored"])
+
+
 def _answer(mode: str, seq: int, case: dict[str, Any]) -> str:
+    if mode.startswith("random:"):
+        mode = _random_mode(mode.split(":", 1)[1], seq)
+        if mode == "empty":
+            return json.dumps({"seq": seq, "status": "ok", "outcome": {}})
+        if mode == "errored":
+            return json.dumps({"seq": seq, "status": "errored", "message": "dice said no"})
+    if mode == "nothing":
+        return json.dumps({"seq": seq, "status": "ok", "outcome": {}})
+    if mode == "fixed" and "ruleset" not in case:
+        from schwimmen.spec.loader import Catalog
+
+        pagat = Catalog.load().resolve("pagat")
+        case = {**case, "ruleset": {"id": pagat.id, "parameters": pagat.values()}}
     answer = dict(run_case(case))
     answer["seq"] = seq + 1 if mode == "sequence" else seq
     outcome = answer.get("outcome")
@@ -138,6 +165,14 @@ def main() -> int:
             }
             if mode.startswith("declare:"):
                 started["not_reported"] = mode.split(":", 1)[1].split(",")
+            if mode == "nothing":
+                from schwimmen.conformance.fields import FIELDS
+
+                started["not_reported"] = sorted(FIELDS)
+            if mode == "fixed":
+                started.update(rulesets=[], any_ruleset=False, fixed_rules=True)
+            if mode == "never-start":
+                time.sleep(3600)
             _say(json.dumps(started))
             continue
         if message["cmd"] == "stop":
@@ -155,8 +190,11 @@ def main() -> int:
                 _fork_and_exit(leave_group=True)
                 os._exit(0)
             time.sleep(3600)
-        if mode == "hang":
+        if mode == "hang" or (mode.startswith("hang-every:") and runs % int(mode[11:]) == 0):
             time.sleep(3600)
+        if mode == "leak-setsid" and os.fork() == 0:
+            _fork_and_exit(leave_group=True)
+            os._exit(0)
         if mode.startswith("slow:"):
             time.sleep(float(mode.split(":")[1]))
         if mode == "garbage":

@@ -193,8 +193,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from schwimmen.protocol.server import main as serve
 
     if args.play is None:
-        if args.set:
-            print("schwimmen serve: error: --set needs --play RULESET", file=sys.stderr)
+        if args.set or args.fixed_rules:
+            flag = "--set" if args.set else "--fixed-rules"
+            print(f"schwimmen serve: error: {flag} needs --play RULESET", file=sys.stderr)
             return 2
         return serve()
     changes: dict[str, Any] = {}
@@ -214,7 +215,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except SpecErrors as exc:
         _report_spec_errors(exc)
         return 2
-    return serve(played.values(), f"schwimmen-reference playing {played.id}")
+    name = f"schwimmen-reference playing {played.id}"
+    return serve(played.values(), name, played.id, args.fixed_rules)
 
 
 def _cmd_fingerprint(args: argparse.Namespace) -> int:
@@ -365,6 +367,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PARAMETER=VALUE",
         help="with --play: change one parameter of it (repeatable; the value is YAML: "
         "penalties.knocker_lowest=2, comparison.suit_order=[C,S,H,D])",
+    )
+    p.add_argument(
+        "--fixed-rules",
+        action="store_true",
+        help="with --play: say so in the start answer (fixed_rules: true) instead of claiming "
+        "every ruleset: the test double of an engine that plays rules of its own",
     )
     p.set_defaults(func=_cmd_serve)
     from schwimmen.cli.fingerprint_command import add_arguments as add_fingerprint_arguments

@@ -43,14 +43,20 @@ class BadRequest(ValueError):
     """A line that is no request the server can read; the message says why."""
 
 
-def started(name: str, version: str, rulesets: list[str], any_ruleset: bool) -> dict[str, Any]:
-    return {
+def started(
+    name: str, version: str, rulesets: list[str], any_ruleset: bool, fixed_rules: bool = False
+) -> dict[str, Any]:
+    """The start answer; ``fixed_rules`` claims no ruleset at all (PROTOCOL.md, start)."""
+    answer: dict[str, Any] = {
         "ok": True,
         "version": PROTOCOL_VERSION,
         "implementation": {"name": name, "version": version, "language": "python"},
-        "rulesets": rulesets,
-        "any_ruleset": any_ruleset,
+        "rulesets": [] if fixed_rules else rulesets,
+        "any_ruleset": any_ruleset and not fixed_rules,
     }
+    if fixed_rules:
+        answer["fixed_rules"] = True
+    return answer
 
 
 def errored(seq: int | None, message: str) -> dict[str, Any]:
@@ -78,7 +84,7 @@ def _seq(message: Mapping[str, Any]) -> tuple[int | None, str | None]:
 
 
 def handle(
-    message: Any, run_case: RunCase, name: str = "schwimmen-reference"
+    message: Any, run_case: RunCase, name: str = "schwimmen-reference", fixed_rules: bool = False
 ) -> dict[str, Any] | None:
     """The answer to one message (None for ``stop``)."""
     if not isinstance(message, dict):
@@ -93,7 +99,7 @@ def handle(
         from schwimmen.spec.loader import Catalog
 
         catalog = Catalog.load()
-        return started(name, __version__, catalog.standard_names(), True)
+        return started(name, __version__, catalog.standard_names(), True, fixed_rules)
     seq, problem = _seq(message)
     if cmd != "run":
         if cmd is None:
@@ -182,13 +188,16 @@ def lines(stream: IO[bytes] | IO[str]) -> Iterator[str | BadRequest]:
 
 
 def answer(
-    line: str | BadRequest, run_case: RunCase, name: str = "schwimmen-reference"
+    line: str | BadRequest,
+    run_case: RunCase,
+    name: str = "schwimmen-reference",
+    fixed_rules: bool = False,
 ) -> dict[str, Any] | None:
     """The answer to one line: an errored one for any line that is no good request."""
     if isinstance(line, BadRequest):
         return errored(None, str(line))
     try:
-        return handle(parse(line), run_case, name)
+        return handle(parse(line), run_case, name, fixed_rules)
     except BadRequest as exc:
         return errored(None, str(exc))
     except Exception as exc:  # never stop serving over a request
@@ -206,17 +215,22 @@ def dump(message: Mapping[str, Any]) -> str:
         return json.dumps(reply, separators=(",", ":"))
 
 
-def playing(parameters: Mapping[str, Any], run_case: RunCase) -> RunCase:
+def playing(
+    parameters: Mapping[str, Any], run_case: RunCase, ruleset_id: str = "played"
+) -> RunCase:
     """``run_case``, playing by ``parameters`` whatever ruleset a case names.
 
     ``serve --play RULESET`` is a conforming engine with different rules that still
     claims the case's ruleset: the test double of an engine that plays something other
     than it says (the fingerprint and the fuzzer are tried against it), and a way to
-    see in a report what one rule changes."""
+    see in a report what one rule changes. A case sent to a fixed-rules engine names no
+    ruleset; it is played as ``ruleset_id``."""
 
     def run(case: Any) -> Mapping[str, Any]:
         if isinstance(case, Mapping) and isinstance(case.get("ruleset"), Mapping):
             case = {**case, "ruleset": {**case["ruleset"], "parameters": parameters}}
+        elif isinstance(case, Mapping) and "ruleset" not in case:
+            case = {**case, "ruleset": {"id": ruleset_id, "parameters": parameters}}
         return run_case(case)
 
     return run
@@ -227,6 +241,7 @@ def serve(
     stdout: IO[str],
     run_case: RunCase | None = None,
     name: str = "schwimmen-reference",
+    fixed_rules: bool = False,
 ) -> int:
     """Answer the requests on ``stdin`` until ``stop`` or its end."""
     if run_case is None:
@@ -236,7 +251,7 @@ def serve(
     for line in lines(stdin):
         if isinstance(line, str) and not line.strip():
             continue
-        reply = answer(line, run_case, name)
+        reply = answer(line, run_case, name, fixed_rules)
         if reply is None:
             return 0
         text = dump(reply)
@@ -249,10 +264,17 @@ def serve(
     return 0
 
 
-def main(play: Mapping[str, Any] | None = None, name: str = "schwimmen-reference") -> int:
-    """Serve on stdin/stdout; with ``play``, by those parameters whatever the case says."""
+def main(
+    play: Mapping[str, Any] | None = None,
+    name: str = "schwimmen-reference",
+    ruleset_id: str = "played",
+    fixed_rules: bool = False,
+) -> int:
+    """Serve on stdin/stdout; with ``play``, by those parameters whatever the case says, and
+    with ``fixed_rules`` saying so in the start answer instead of claiming every ruleset."""
     if play is None:
         return serve(sys.stdin.buffer, sys.stdout, name=name)
     from schwimmen.engine.adapter import run_case
 
-    return serve(sys.stdin.buffer, sys.stdout, playing(play, run_case), name)
+    played = playing(play, run_case, ruleset_id)
+    return serve(sys.stdin.buffer, sys.stdout, played, name, fixed_rules)
