@@ -281,6 +281,11 @@ class Match:
             raise Refused("second-knock")
         i, j = hand.index(give[0]), self.middle.index(take[0])
         hand[i], self.middle[j] = self.middle[j], hand[i]
+        if value(hand)["maximum"]:
+            # The 31 is shown as soon as the swap makes it: a close written after it never
+            # takes effect.
+            self.end_round("maximum", False, seat)
+            return
         if knock:
             self.knocker = seat
             self.last_cycle = []
@@ -288,9 +293,7 @@ class Match:
             while s != seat:
                 self.last_cycle.append(s)
                 s = self.left_of(s)
-        if value(hand)["maximum"]:
-            self.end_round("maximum", False, seat)
-        elif self.last_cycle is not None:
+        if self.last_cycle is not None:
             if self.last_cycle:
                 self.to_move = self.last_cycle.pop(0)
             else:
