@@ -10,6 +10,7 @@ accounted for. The suite is run through the CLI, as any implementer runs it.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -302,3 +303,94 @@ def test_truth_deviations_are_real_parameters_of_the_base(
         assert deviation["words"]
     assert all(o["rule"] and o["words"] for o in truth["outside"])
     assert truth["habits"]
+
+
+def _engine(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(f"wild_{name}", FAKES / name / "engine.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+NEXT_PACK = [rank + suit for suit in "CSHD" for rank in ("7", "8", "9", "10", "J", "Q", "K", "A")]
+
+
+def _play(case: dict[str, Any]) -> dict[str, Any]:
+    """A round case of three seats (P3 deals) run on stammtisch, its outcome returned."""
+    answer: dict[str, Any] = _engine("stammtisch").run_case(
+        {"kind": "round", "seats": 3, "decks": [NEXT_PACK], **case}
+    )
+    assert answer["status"] == "ok", answer
+    outcome: dict[str, Any] = answer["outcome"]
+    return outcome
+
+
+def test_stammtisch_feuer_by_a_pass_and_the_first_loser_deals() -> None:
+    """Dealt aces wait for the holder's own move; a pass is one. P2 loses first from P3's left."""
+    outcome = _play(
+        {
+            "hands": {"P1": ["AC", "AS", "AH"], "P2": ["KC", "9C", "7D"], "P3": ["QD", "JD", "8S"]},
+            "middle": ["10H", "8D", "7C"],
+            "steps": [{"P1": "pass"}],
+        }
+    )
+    (record,) = outcome["rounds"]
+    assert (record["reason"], record["by"], record["after_step"]) == ("feuer", "P1", 1)
+    assert record["losses"] == {"P2": 1, "P3": 1}
+    assert record["values"]["P1"] == {
+        "points": None,
+        "hand": "feuer",
+        "suit": None,
+        "maximum": False,
+    }
+    assert (outcome["dealer"], outcome["to_move"]) == ("P2", "P3")
+
+
+def test_stammtisch_knock_needs_twenty() -> None:
+    position = {"middle": ["10H", "8D", "7C"], "steps": [{"P1": "knock"}]}
+    others = {"P2": ["KC", "9C", "7D"], "P3": ["QD", "JD", "8S"]}
+    twenty = _play({"hands": {"P1": ["KH", "QH", "7S"], **others}, **position})
+    nineteen = _play({"hands": {"P1": ["KH", "9H", "7S"], **others}, **position})
+    assert twenty["steps"] == [{"accepted": True}] and twenty["knocker"] == "P1"
+    assert nineteen["steps"] == [{"accepted": False, "reason": "knock-needs-maximum"}]
+
+
+def test_stammtisch_knocker_on_his_last_life_loses_two_and_is_out() -> None:
+    """Two lives lost one at a time from one: he swims, then goes under; P2 deals after him."""
+    outcome = _play(
+        {
+            "lives": {"P1": 1},
+            "hands": {"P1": ["KH", "QH", "7S"], "P2": ["KC", "QC", "9C"], "P3": ["AD", "JD", "8S"]},
+            "middle": ["7H", "8D", "7C"],
+            "steps": [{"P1": "knock"}, {"P2": "pass"}, {"P3": "pass"}],
+        }
+    )
+    (record,) = outcome["rounds"]
+    assert (record["reason"], record["losses"], record["lives_lost"]) == (
+        "knock",
+        {"P1": 2},
+        {"P1": 1},
+    )
+    assert outcome["eliminated"] == ["P1"] and outcome["lives"]["P1"] == 0
+    assert (outcome["dealer"], outcome["to_move"]) == ("P2", "P3")
+
+
+def test_stammtisch_replayed_round_passes_the_deal_clockwise() -> None:
+    """Both swimmers tie: nobody goes under, the round is replayed, P1 deals after P2."""
+    answer = _engine("stammtisch").run_case(
+        {
+            "kind": "match",
+            "seats": 2,
+            "lives": 0,
+            "hands": {"P1": ["KH", "QH", "7S"], "P2": ["KC", "QC", "9D"]},
+            "middle": ["7H", "8D", "7C"],
+            "decks": [NEXT_PACK],
+            "steps": [{"P1": "knock"}, {"P2": "pass"}],
+        }
+    )
+    outcome = answer["outcome"]
+    (record,) = outcome["rounds"]
+    assert record["losses"] == {"P1": 2, "P2": 1} and record["lives_lost"] == {}
+    assert outcome["eliminated"] == [] and outcome["swimming"] == ["P1", "P2"]
+    assert outcome["dealer"] == "P1" and outcome["match_over"] is False
