@@ -44,10 +44,9 @@ def _impl(engine: str) -> str:
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, Report]]:
     """The reference's run of the base (the planned cases) and each engine's, side by side."""
     tmp = tmp_path_factory.mktemp("wild")
-    commands = {
-        "reference": _command(tmp, "reference"),
-        "stammtisch": _command(tmp, "stammtisch", "--impl", _impl("stammtisch")),
-        "nurgeben": _command(tmp, "nurgeben", "--impl", _impl("nurgeben")),
+    commands = {"reference": _command(tmp, "reference")} | {
+        engine: _command(tmp, engine, "--impl", _impl(engine), "--validate-protocol")
+        for engine in ("stammtisch", "nurgeben")
     }
     running = {
         name: subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
