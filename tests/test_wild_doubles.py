@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FAKES = ROOT / "tests" / "fakes"
 FIXTURES = ROOT / "conformance" / "fixtures"
 BASE = "rules-page"
+ENGINES = ("stammtisch", "nurgeben")
 
 Report = dict[str, Any]
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -33,7 +34,40 @@ LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 def _command(tmp: Path, name: str, *args: str) -> list[str]:
     """`schwimmen conformance ... --format json`, its report written to tmp/NAME.json."""
     command = [sys.executable, "-m", "schwimmen", "conformance", *args]
-    return [*command, "--ruleset", BASE, "--format", "json", "--output", str(tmp / f"{name}.json")]
+    return [*command, "--format", "json", "--output", str(tmp / f"{name}.json")]
+
+
+def _part(report: Report, ruleset: str) -> Report:
+    """The part of a run of several rulesets that is about one of them, counted anew."""
+    results = [r for r in report["results"] if r["ruleset"] == ruleset]
+    counts = {status: 0 for status in ("passed", "failed", "skipped", "errored")}
+    for result in results:
+        counts[result["status"]] += 1
+    return {**report, "results": results, "counts": counts}
+
+
+def _deviations_house_rule(tmp: Path, engine: str) -> Path:
+    """truth.yaml's deviations written as a house rule on the base, to run the suite under."""
+    name = f"{engine}-deviations"
+    rules: dict[str, dict[str, Any]] = {}
+    for deviation in _truth(engine)["deviations"]:
+        group, parameter = deviation["parameter"].split(".")
+        why = f"{engine}'s truth.yaml: {deviation['words']}"
+        rules.setdefault(group, {})[parameter] = {
+            "value": deviation["value"],
+            "default": {"why": why},
+        }
+    rule = {
+        "id": name,
+        "kind": "house-rule",
+        "title": f"What {engine} plays differently from {BASE}",
+        "summary": f"The deviations that {engine}'s truth.yaml lists.",
+        "origin": BASE,
+        "rules": rules,
+    }
+    path = tmp / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(rule, sort_keys=False), encoding="utf-8")
+    return path
 
 
 def _impl(engine: str) -> str:
@@ -42,12 +76,16 @@ def _impl(engine: str) -> str:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, Report]]:
-    """The reference's run of the base (the planned cases) and each engine's, side by side."""
+    """The reference's run of the base (the planned cases) and each engine's, side by side;
+    an engine runs the base and the base with its deviations (split apart afterwards)."""
     tmp = tmp_path_factory.mktemp("wild")
-    commands = {"reference": _command(tmp, "reference")} | {
-        engine: _command(tmp, engine, "--impl", _impl(engine), "--validate-protocol")
-        for engine in ("stammtisch", "nurgeben")
-    }
+    commands = {"reference": _command(tmp, "reference", "--ruleset", BASE)}
+    for engine in ENGINES:
+        deviated = f"{BASE}+{_deviations_house_rule(tmp, engine)}"
+        rulesets = ["--ruleset", BASE, "--ruleset", deviated]
+        commands[engine] = _command(
+            tmp, engine, "--impl", _impl(engine), *rulesets, "--validate-protocol"
+        )
     running = {
         name: subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         for name, c in commands.items()
@@ -58,6 +96,12 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, Repor
         output = tmp / f"{name}.json"
         assert output.exists(), stderr
         done[name] = (process.returncode, json.loads(output.read_text(encoding="utf-8")))
+    for engine in ENGINES:
+        status, report = done[engine]
+        names = {r["ruleset"] for r in report["results"]} - {BASE}
+        assert len(names) == 1, names
+        done[engine] = (status, _part(report, BASE))
+        done[f"{engine}+deviations"] = (status, _part(report, names.pop()))
     return done
 
 
@@ -102,7 +146,7 @@ def _keys(report: Report) -> set[tuple[str, str]]:
     return {(r["fixture"], r["case"]) for r in report["results"]}
 
 
-@pytest.mark.parametrize("engine", ["stammtisch", "nurgeben"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_every_planned_case_is_accounted_for(
     runs: dict[str, tuple[int, Report]], engine: str
 ) -> None:
@@ -202,7 +246,7 @@ def test_stammtisch_skips_setup_and_the_dealers_choice(
     assert any("extra" in fixtures[f] for f in habits)
 
 
-@pytest.mark.parametrize("engine", ["stammtisch", "nurgeben"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_every_fixture_of_the_truth_fails(runs: dict[str, tuple[int, Report]], engine: str) -> None:
     """truth.yaml's failing fixtures fail, each for causes it declares."""
     truth = _truth(engine)
@@ -256,7 +300,30 @@ def test_nurgeben_passes_every_setup(runs: dict[str, tuple[int, Report]]) -> Non
     assert report["counts"]["skipped"] == 0
 
 
-@pytest.mark.parametrize("engine", ["stammtisch", "nurgeben"])
+@pytest.mark.parametrize("engine", ENGINES)
+def test_its_deviations_leave_only_the_rules_no_parameter_expresses(
+    runs: dict[str, tuple[int, Report]], fixtures: dict[str, dict[str, Any]], engine: str
+) -> None:
+    """Under the base with truth.yaml's deviations, a fixture failed for deviations alone
+    passes, and a planned fixture that still fails has an outside rule among its causes."""
+    truth = _truth(engine)
+    outside = {o["rule"] for o in truth["outside"]}
+    _, base = runs[engine]
+    _, deviated = runs[f"{engine}+deviations"]
+    planned = {r["fixture"] for r in base["results"]}
+    assert deviated["counts"]["errored"] == 0
+    assert deviated["counts"]["failed"] < base["counts"]["failed"]
+    failed = {r["fixture"] for r in deviated["results"] if r["status"] == "failed"}
+    for fixture, why in truth["failing"].items():
+        if not set(why) & outside:
+            assert fixture not in failed, fixture
+    for fixture in failed & planned:
+        assert set(truth["failing"].get(fixture, [])) & outside, fixture
+    if engine == "nurgeben":
+        assert all(fixtures[f].get("steps") for f in failed)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_wild_start_is_merged_into_the_start_answer(engine: str) -> None:
     claim = {"any_ruleset": False, "rulesets": ["pagat"], "not_reported": ["values.suit"]}
     lines = [{"cmd": "start", "version": 1}, {"cmd": "stop"}]
@@ -288,7 +355,7 @@ def base_parameters() -> dict[str, Any]:
     return parameters
 
 
-@pytest.mark.parametrize("engine", ["stammtisch", "nurgeben"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_truth_deviations_are_real_parameters_of_the_base(
     base_parameters: dict[str, Any], engine: str
 ) -> None:
