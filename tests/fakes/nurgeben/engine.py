@@ -54,7 +54,7 @@ def seats_of(case: dict[str, Any]) -> list[str]:
     return [f"P{i}" for i in range(1, case["seats"] + 1)]
 
 
-def first_player(seats: list[str], dealer: str, out: set[str]) -> str:
+def next_in(seats: list[str], dealer: str, out: set[str]) -> str:
     i = seats.index(dealer)
     for k in range(1, len(seats) + 1):
         seat = seats[(i + k) % len(seats)]
@@ -69,7 +69,7 @@ def dealt(case: dict[str, Any], seats: list[str], dealer: str, out: set[str]) ->
         return case["hands"], case.get("middle", [])
     order, seat = [], dealer
     for _ in range(len(seats) - len(out)):
-        seat = first_player(seats, seat, out)
+        seat = next_in(seats, seat, out)
         order.append(seat)
     pack = case["deck"]
     hands = {s: [pack[r * len(order) + i] for r in range(HAND_SIZE)] for i, s in enumerate(order)}
@@ -87,7 +87,7 @@ def state(case: dict[str, Any]) -> dict[str, Any]:
         lives[s] = 0
     hands, middle = dealt(case, seats, dealer, out)
     return {
-        "to_move": first_player(seats, dealer, out),
+        "to_move": next_in(seats, dealer, out),
         "phase": "turn",
         "dealer": dealer,
         "middle": list(middle),
