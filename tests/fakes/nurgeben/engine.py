@@ -54,13 +54,13 @@ def seats_of(case: dict[str, Any]) -> list[str]:
     return [f"P{i}" for i in range(1, case["seats"] + 1)]
 
 
-def next_in(seats: list[str], dealer: str, out: set[str]) -> str:
-    i = seats.index(dealer)
+def next_in(seats: list[str], after: str, out: set[str]) -> str:
+    i = seats.index(after)
     for k in range(1, len(seats) + 1):
         seat = seats[(i + k) % len(seats)]
         if seat not in out:
             return seat
-    return dealer
+    return after
 
 
 def dealt(case: dict[str, Any], seats: list[str], dealer: str, out: set[str]) -> tuple[Any, Any]:
