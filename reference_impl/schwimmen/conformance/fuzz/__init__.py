@@ -7,6 +7,6 @@ parameters it depends on, :mod:`.shrink` makes it small, :mod:`.fixture` writes 
 :mod:`.driver` runs it all. Code outside this package imports only what is named here.
 """
 
-from schwimmen.conformance.fuzz.driver import FuzzOptions, FuzzReport, fuzz
+from schwimmen.conformance.fuzz.driver import GRACE, FuzzOptions, FuzzReport, fuzz
 
-__all__ = ["FuzzOptions", "FuzzReport", "fuzz"]
+__all__ = ["GRACE", "FuzzOptions", "FuzzReport", "fuzz"]
