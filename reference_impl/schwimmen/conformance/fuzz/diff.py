@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from schwimmen.conformance.fields import covering
@@ -141,13 +142,20 @@ def _nonzero(value: Any, where: str) -> dict[str, Any]:
     return {k: v for k, v in _need(value, Mapping, where).items() if v}
 
 
+@lru_cache(maxsize=4096)
+def _covered(path: tuple[str, ...], declared: frozenset[str]) -> bool:
+    """Whether a declared field covers ``path`` (asked for every field of every case,
+    with the same few paths and the one declaration of a run: worked out once)."""
+    return covering(path, declared) is not None
+
+
 class _Differ:
     def __init__(self, declared: frozenset[str], parameters: Mapping[str, Any]) -> None:
         self.declared = declared
         self.parameters = parameters
 
     def skipped(self, *path: str) -> bool:
-        return covering(path, self.declared) is not None
+        return bool(self.declared) and _covered(path, self.declared)
 
     def steps(self, ref: Sequence[Any], got: Any, count: int) -> Difference | None:
         if self.skipped("steps") or not count:

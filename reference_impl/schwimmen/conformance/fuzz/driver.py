@@ -58,7 +58,7 @@ from schwimmen.conformance.fuzz.fixture import (
 )
 from schwimmen.conformance.fuzz.params import Mutant, Mutants, explanations
 from schwimmen.conformance.fuzz.shrink import Budget, shrink
-from schwimmen.conformance.process import ProcessImplementation, Started
+from schwimmen.conformance.process import ProcessImplementation, Reply, Started
 from schwimmen.conformance.runner import Status, judge
 from schwimmen.engine.adapter import run_case
 from schwimmen.protocol.actions import ActionSyntaxError, parse_text
@@ -308,7 +308,11 @@ class FuzzRun:
     def _work(self, worker: ProcessImplementation) -> None:
         try:
             while (number := self._take()) is not None:
-                self._one(worker, number)
+                done = generate(self.ruleset, case_rng(self.options.seed, number))
+                ref = _outcome(run_case(done.case))
+                self._bound(worker)
+                reply = worker.run(self._request(done.case))
+                self._one(worker, number, done, ref, reply)
                 self._progress()
         except Exception as exc:  # a bug of the fuzzer itself: say so and stop the run
             self._fatal(f"internal error of fuzz: {type(exc).__name__}: {exc}")
@@ -326,14 +330,18 @@ class FuzzRun:
                 self.report.compared -= 1
         self._erred(f"protocol violation: {message}", fatal=True)
 
-    def _one(self, worker: ProcessImplementation, number: int) -> None:
-        done = generate(self.ruleset, case_rng(self.options.seed, number))
-        ref = _outcome(run_case(done.case))
+    def _one(
+        self,
+        worker: ProcessImplementation,
+        number: int,
+        done: Playthrough,
+        ref: Mapping[str, Any] | None,
+        reply: Reply,
+    ) -> None:
+        """Judge the implementation's ``reply`` to case ``number`` against ``ref``."""
         if ref is None:
             self._fatal(f"the reference could not play generated case {number} (a fuzz bug)")
             return
-        self._bound(worker)
-        reply = worker.run(self._request(done.case))
         answer = reply.answer
         if self.stop.is_set() and self.report.interrupted:
             return
