@@ -337,6 +337,17 @@ def test_a_suit_no_rule_decides_is_no_difference(catalog: Catalog) -> None:
     assert first_difference(ref, got, 1, state, ordered) is not None
 
 
+def test_an_engine_naming_another_tied_suit_shows_no_difference(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    counted = tmp_path / "changed"
+    impl = f"{sys.executable} {Path(__file__).parent / 'fakes' / 'other_suit_impl.py'}"
+    options = FuzzOptions(f"{impl} count={counted}", seconds=6, seed=1, out=tmp_path / "out")
+    report = fuzz(catalog, catalog.resolve("online"), options, lambda _: None)
+    assert counted.exists()  # it did name other suits, in some cases
+    assert report.compared > 0 and report.found == [] and report.differing == 0
+
+
 # ---------------------------------------------------------------------------- 6.
 def test_a_run_that_compares_nothing_fails_with_one_line_and_progress_shows_skips(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

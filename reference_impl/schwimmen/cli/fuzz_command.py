@@ -49,8 +49,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=60.0,
         help=(
             "the whole budget, the implementation's start included (default 60); the "
-            f"finding in hand when it runs out gets at most {GRACE:g} s more to be shrunk "
-            "and written"
+            f"finding in hand when it runs out gets about {GRACE:g} s more to be shrunk "
+            "and written (one that would take longer is reported, not written)"
         ),
     )
     p.add_argument(

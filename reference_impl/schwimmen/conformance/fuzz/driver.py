@@ -502,6 +502,12 @@ class FuzzRun:
         if earlier is not None:
             self.say(f"case {number}: the same finding as case {earlier.case_number}")
             return
+        if self._left(self.hard_end) <= 0:
+            self._unwritten(
+                f"case {number}: {difference}: the time ran out before it could be written "
+                f"(rerun with --seed {self.options.seed} and more --seconds)"
+            )
+            return
         explained_words = tuple(m.describe() for m in explaining)
         title = words.title(self.ruleset.id, difference, where, explained_words)
         pinned = pinned_parameters(self.mutants, case, expect)

@@ -367,13 +367,40 @@ def _pin_for(
         outcome = run_under(case, back)
         if outcome is not None and not compare(expect, outcome, steps).mismatches:
             return path
-    if not differing:
-        return None
+    together = _jointly(mutants, case, expect, {p: theirs[p] for p in differing})
+    if not together:
+        return None  # no parameter shows it: pinning one at random would pin a guess
 
     def excluded(path: str) -> int:
         return sum(1 for r in passing if parameter_values(r).get(path) != mine[path])
 
-    return min(differing, key=excluded)  # the pin that costs the fewest other rulesets
+    return min(together, key=excluded)  # of those it depends on, the cheapest pin
+
+
+def _jointly(
+    mutants: Mutants, case: Mapping[str, Any], expect: Mapping[str, Any], changes: dict[str, Any]
+) -> list[str]:
+    """A smallest set of ``changes`` that together change the checked outcome (none of
+    them does alone): every change is dropped in turn, and kept only if the outcome
+    stays as it is without it. Empty when all of them together change nothing."""
+    steps = len(case.get("steps", ()))
+
+    def changes_outcome(subset: Mapping[str, Any]) -> bool:
+        try:
+            ruleset = mutants.catalog.mutant(mutants.ruleset.id, dict(subset))
+        except SpecErrors:
+            return False
+        outcome = run_under(case, ruleset)
+        return outcome is None or bool(compare(expect, outcome, steps).mismatches)
+
+    if not changes or not changes_outcome(changes):
+        return []
+    kept = dict(changes)
+    for path in list(changes):
+        without = {p: v for p, v in kept.items() if p != path}
+        if without and changes_outcome(without):
+            kept = without
+    return sorted(kept, key=lambda p: _ORDER.get(p, len(_ORDER)))
 
 
 def _draft(case: Mapping[str, Any], expect: dict[str, Any], fixture_id: str) -> Draft:
