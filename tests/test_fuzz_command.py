@@ -87,7 +87,9 @@ def test_the_same_seed_makes_the_same_cases_and_the_same_fixture(
         options = FuzzOptions(MUTANT, seconds=30, seed=3, out=tmp_path / run, max_differences=1)
         report = fuzz(catalog, pagat, options, lambda _: None)
         assert len(report.found) == 1
-        texts.append(report.found[0].written.path.read_text(encoding="utf-8"))
+        path = report.found[0].written.path
+        assert path is not None
+        texts.append(path.read_text(encoding="utf-8"))
     assert texts[0] == texts[1]
 
 
@@ -283,6 +285,24 @@ def test_one_cause_is_one_fixture_shrunk_to_the_deal(catalog: Catalog, tmp_path:
     assert lint(catalog, tmp_path) == ([], 1)
 
 
+def test_shrinking_drops_every_step_after_the_first_difference(catalog: Catalog) -> None:
+    from schwimmen.conformance.fuzz.shrink import Budget, shrink
+
+    pagat = catalog.resolve("pagat")
+    done = next(d for n in range(50) if (d := generate(pagat, case_rng(7, n))).steps >= 20)
+    for time_ in (0, 3):  # at the deal, and at step 3: nothing after it is needed
+
+        def check(case: dict[str, object], at: int = time_) -> Difference | None:
+            if len(case["steps"]) < at:  # type: ignore[arg-type]
+                return None  # the difference needs the steps up to it
+            return Difference("rounds[0]", "rounds.missing", at, 0, [], None)
+
+        difference = check(done.case)
+        assert difference is not None
+        small = shrink(pagat, done, difference, check, Budget(tries=400, seconds=10))
+        assert small.playthrough.steps == time_
+
+
 def test_a_case_that_pins_nothing_still_cites_the_rule_it_is_played_by(
     catalog: Catalog,
 ) -> None:
@@ -299,7 +319,7 @@ def test_every_fixture_written_lints_clean_and_problems_name_the_real_file(
     impl = _fake("random:1")
     options = FuzzOptions(impl, seconds=6, seed=1, out=tmp_path, timeout=2)
     report = fuzz(catalog, catalog.resolve("pagat"), options, lambda _: None)
-    assert _fixture_files(tmp_path) == sorted(f.written.path for f in report.written)  # type: ignore[type-var]
+    assert _fixture_files(tmp_path) == sorted(Path(str(f.written.path)) for f in report.written)
     if report.written:
         assert lint(catalog, tmp_path) == ([], len(report.written))
     for entry in report.flaky:  # passed on a rerun: reported, never written
