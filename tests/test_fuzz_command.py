@@ -399,11 +399,11 @@ def test_the_budget_is_the_whole_run(tmp_path: Path, capsys: pytest.CaptureFixtu
     from schwimmen.conformance.fuzz import GRACE
 
     began = time.monotonic()
-    args = ["fuzz", "--impl", MUTANT, "--ruleset", "pagat", "--seconds", "4", "--seed", "1"]
+    args = ["fuzz", "--impl", MUTANT, "--ruleset", "pagat", "--seconds", "8", "--seed", "1"]
     code, stdout, _ = _run([*args, "--out", str(tmp_path)], capsys)
     took = time.monotonic() - began
     assert code == 1 and "(time is up)" in stdout, stdout
-    assert took < 4 + GRACE + 1.5, took
+    assert took < 8 + GRACE + 1.5, took
     assert len(_fixture_files(tmp_path)) == stdout.count("[written]")
 
 
@@ -454,13 +454,34 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+@pytest.mark.parametrize("interrupted", [False, True])
 def test_nothing_the_implementation_started_outlives_the_run(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    interrupted: bool,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    import _thread
+    import threading
+
     pids = tmp_path / "pids"
     monkeypatch.setenv("FAKE_PIDS", str(pids))
-    args = ["fuzz", "--impl", _fake("leak-setsid"), "--ruleset", "pagat", "--seconds", "3"]
-    _run([*args, "--out", str(tmp_path / "out")], capsys)
+    args = ["fuzz", "--impl", _fake("leak-setsid"), "--ruleset", "pagat", "--seconds", "4"]
+    from schwimmen.conformance.fuzz.driver import FuzzRun
+
+    timer = threading.Timer(1, _thread.interrupt_main)  # as a Ctrl-C would, mid-run
+    handshake = FuzzRun._handshake
+
+    def started_then_interrupted(run: FuzzRun) -> bool:
+        ok = handshake(run)
+        timer.start()
+        return ok
+
+    if interrupted:
+        monkeypatch.setattr(FuzzRun, "_handshake", started_then_interrupted)
+    code, _, _ = _run([*args, "--out", str(tmp_path / "out")], capsys)
+    timer.cancel()
+    assert code == (130 if interrupted else 0)
     started = [int(n) for n in pids.read_text(encoding="utf-8").split()]
     assert len(started) > 2  # the implementation and grandchildren that left its session
     deadline = time.monotonic() + 3

@@ -191,28 +191,35 @@ class FuzzRun:
 
     # ------------------------------------------------------------------ the run
     def execute(self) -> FuzzReport:
+        # Whether a worker is done is its own event: after a join that Ctrl-C broke off,
+        # ``Thread.is_alive`` may say False of a thread that still runs.
+        finished = {i: threading.Event() for i in range(len(self.workers))}
+        started: set[int] = set()
         try:
             if self._handshake():
-                threads = [
-                    threading.Thread(target=self._work, args=(w,), daemon=True, name=f"fuzz-{i}")
-                    for i, w in enumerate(self.workers)
-                ]
-                for t in threads:
-                    t.start()
-                for t in threads:
-                    while t.is_alive():
-                        t.join(0.2)
+                for i, w in enumerate(self.workers):
+                    threading.Thread(
+                        target=self._work, args=(w, finished[i]), daemon=True, name=f"fuzz-{i}"
+                    ).start()
+                    started.add(i)
+                for event in finished.values():
+                    while not event.wait(0.2):
+                        pass
         except KeyboardInterrupt:
             self.report.interrupted = True
             self.report.stopped = "interrupted"
             self.stop.set()
-            for w in self.workers:
-                w.interrupt()
         finally:
-            for w in self.workers:
-                late = w.close()
-                if late:
-                    self._twice(late)
+            # Every process started is ended: by its own worker when it has one still
+            # running (killed first, so that it returns at once), else here.
+            for i, w in enumerate(self.workers):
+                if i in started and not finished[i].is_set():
+                    w.interrupt()
+                    finished[i].wait(5.0)
+                if i not in started or finished[i].is_set():
+                    late = w.close()
+                    if late:
+                        self._twice(late)
         self.report.seconds = time.monotonic() - self.started_at
         return self.report
 
@@ -305,7 +312,7 @@ class FuzzRun:
         return first_difference(ref, got, steps, self.declared, self.parameters)
 
     # ------------------------------------------------------------------ a worker
-    def _work(self, worker: ProcessImplementation) -> None:
+    def _work(self, worker: ProcessImplementation, finished: threading.Event) -> None:
         try:
             while (number := self._take()) is not None:
                 done = generate(self.ruleset, case_rng(self.options.seed, number))
@@ -318,9 +325,12 @@ class FuzzRun:
             self._fatal(f"internal error of fuzz: {type(exc).__name__}: {exc}")
             raise
         finally:
-            late = worker.close()
-            if late:
-                self._twice(late)
+            try:
+                late = worker.close()
+                if late:
+                    self._twice(late)
+            finally:
+                finished.set()
 
     def _twice(self, message: str) -> None:
         """The implementation answered a request more than once: the case it belongs to
