@@ -72,6 +72,8 @@ REPORT_EVERY = 5.0
 GRACE = 5.0
 """Seconds past the budget that the finding in hand may take to be shrunk and written."""
 MIN_WAIT = 0.2
+CUT_SHORT = 1.0
+"""A request the end of the budget cut off sooner than this is not counted."""
 
 Say = Callable[[str], None]
 
@@ -318,7 +320,10 @@ class FuzzRun:
                 done = generate(self.ruleset, case_rng(self.options.seed, number))
                 ref = _outcome(run_case(done.case))
                 self._bound(worker)
+                asked = time.monotonic()
                 reply = worker.run(self._request(done.case))
+                if self._cut_short(reply, asked):
+                    break
                 self._one(worker, number, done, ref, reply)
                 self._progress()
         except Exception as exc:  # a bug of the fuzzer itself: say so and stop the run
@@ -331,6 +336,16 @@ class FuzzRun:
                     self._twice(late)
             finally:
                 finished.set()
+
+    def _cut_short(self, reply: Reply, asked: float) -> bool:
+        """The request failed only because the budget ended moments after it was sent:
+        not the implementation's fault, and not counted. One that waited longer (a hang
+        the end of the budget cut off) is counted as errored like any other."""
+        if reply.answer.get("status") != "errored" or reply.earlier or self._left() > 0:
+            return False
+        with self.lock:
+            self.report.stopped = self.report.stopped or "time is up"
+        return time.monotonic() - asked < CUT_SHORT
 
     def _twice(self, message: str) -> None:
         """The implementation answered a request more than once: the case it belongs to
@@ -355,8 +370,6 @@ class FuzzRun:
         answer = reply.answer
         if self.stop.is_set() and self.report.interrupted:
             return
-        if answer.get("status") == "errored" and self._left() <= 0 and not reply.earlier:
-            return  # cut short by the end of the budget: not the implementation's fault
         with self.lock:
             self.report.cases += 1
         if reply.earlier:
