@@ -108,15 +108,16 @@ class Playthrough:
         return len(self.case["steps"])
 
 
-_CATEGORY: dict[str, str] = {}
+_CATEGORY: dict[tuple[ActionKind, bool], str] = {}
 
 
 def category(action: Action) -> str:
-    """The category of ``action`` (remembered by its text: it is asked for every legal
-    action at every step)."""
-    found = _CATEGORY.get(action.text)
+    """The category of ``action`` (remembered by its kind and knock, all it depends on:
+    it is asked for every legal action at every step)."""
+    key = (action.kind, action.knock)
+    found = _CATEGORY.get(key)
     if found is None:
-        found = _CATEGORY[action.text] = _category(action)
+        found = _CATEGORY[key] = _category(action)
     return found
 
 
@@ -270,7 +271,7 @@ class _Drawer:
     def pack(self, players: int, seats: int) -> tuple[Card, ...]:
         return tuple(make_pack(self.rules, players, seats, self.rng, self.rig, self.short))
 
-    def decision(self, match: Match, steps: int) -> Decision | None:
+    def decision(self, match: Match, steps: int, legal: _Legal) -> Decision | None:
         rng = self.rng
         pick = rng.randrange(1 << 30)
         if steps >= self.style.max_steps:
@@ -282,7 +283,7 @@ class _Drawer:
             return Decision(PROBE, pick) if rng.random() < 0.3 else None
         if rng.random() < self.style.probe:
             return Decision(PROBE, pick)
-        present = sorted({category(a) for a in match.legal_actions()})
+        present = legal.categories()
         if not present:
             return None
         weights = [self.style.weights[c] for c in present]
@@ -290,7 +291,39 @@ class _Drawer:
 
 
 # ---------------------------------------------------------------------------- playing
-def _step(match: Match, decision: Decision) -> tuple[int | None, Action | None] | None:
+class _Legal:
+    """The legal actions at one point of play, by category, worked out once: both the
+    generator's choice of a category and the step's choice within it need them."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self._by: dict[str, list[Action]] | None = None
+        self._all: list[Action] = []
+
+    def _grouped(self) -> dict[str, list[Action]]:
+        if self._by is None:
+            self._all = self.match.legal_actions()
+            by: dict[str, list[Action]] = {}
+            for action in self._all:
+                what = _CATEGORY.get((action.kind, action.knock)) or category(action)
+                group = by.get(what)
+                if group is None:
+                    by[what] = [action]
+                else:
+                    group.append(action)
+            self._by = by
+        return self._by
+
+    def categories(self) -> list[str]:
+        return sorted(self._grouped())
+
+    def of(self, what: str) -> list[Action]:
+        return self._grouped().get(what) or self._all
+
+
+def _step(
+    match: Match, decision: Decision, legal: _Legal | None = None
+) -> tuple[int | None, Action | None] | None:
     """The step a decision makes now: (seat, action), (None, None) for the table's next
     match, or None when it makes none here."""
     if decision.what == TABLE:
@@ -298,10 +331,9 @@ def _step(match: Match, decision: Decision) -> tuple[int | None, Action | None] 
     if decision.what == PROBE:
         probe = choose(match, decision.pick)
         return None if probe is None else (probe.seat, probe.action)
-    legal = match.legal_actions()
-    if not legal:
+    chosen = (legal or _Legal(match)).of(decision.what)
+    if not chosen:
         return None
-    chosen = [a for a in legal if category(a) == decision.what] or legal
     return match.to_move(), chosen[decision.pick % len(chosen)]
 
 
@@ -378,16 +410,17 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
     rounds, over = match.round_no, match.over
     index = 0
     while True:
+        legal = _Legal(match)
         if index < len(plan.decisions):
             decision: Decision | None = plan.decisions[index]
         elif drawer is not None:
-            decision = drawer.decision(match, len(steps))
+            decision = drawer.decision(match, len(steps), legal)
         else:
             decision = None
         if decision is None:
             break
         index += 1
-        step = _step(match, decision)
+        step = _step(match, decision, legal)
         if step is None:
             continue
         if not _apply(match, *step) or match.round_no > len(packs):

@@ -10,8 +10,11 @@ keeps a smaller case only if it still differs first in the same field, and the f
 tells differences apart by it.
 
 Fields the implementation declared it does not report (``not_reported``) are not
-compared. An outcome that is not the protocol's shape raises :class:`Malformed`: that is
-an error of the implementation, not a difference in the rules.
+compared, and neither is an answer no rule decides: the ``suit`` of a hand whose two suits
+count alike where the ruleset orders no suits (``latitude.suits_that_may_count``); any of
+them is right, so naming another is no difference. An outcome that is not the protocol's
+shape raises :class:`Malformed`: that is an error of the implementation, not a difference
+in the rules.
 """
 
 from __future__ import annotations
@@ -19,9 +22,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from schwimmen.conformance.fields import covering
+from schwimmen.conformance.latitude import suits_that_may_count
 
 STATE_FIELDS = (
     "phase",
@@ -137,12 +142,20 @@ def _nonzero(value: Any, where: str) -> dict[str, Any]:
     return {k: v for k, v in _need(value, Mapping, where).items() if v}
 
 
+@lru_cache(maxsize=4096)
+def _covered(path: tuple[str, ...], declared: frozenset[str]) -> bool:
+    """Whether a declared field covers ``path`` (asked for every field of every case,
+    with the same few paths and the one declaration of a run: worked out once)."""
+    return covering(path, declared) is not None
+
+
 class _Differ:
-    def __init__(self, declared: frozenset[str]) -> None:
+    def __init__(self, declared: frozenset[str], parameters: Mapping[str, Any]) -> None:
         self.declared = declared
+        self.parameters = parameters
 
     def skipped(self, *path: str) -> bool:
-        return covering(path, self.declared) is not None
+        return bool(self.declared) and _covered(path, self.declared)
 
     def steps(self, ref: Sequence[Any], got: Any, count: int) -> Difference | None:
         if self.skipped("steps") or not count:
@@ -195,6 +208,7 @@ class _Differ:
                 r, g = _nonzero(r, "losses"), _nonzero(g, f"rounds[{i}].losses")
             elif key == "values":
                 r, g = self.values(r), self.values(_need(g, Mapping, f"rounds[{i}].values"))
+                g = self.open_suits(ref.get("hands"), r, g)
             if not _same(r, g):
                 return Difference(f"rounds[{i}].{key}", f"rounds.{key}", time, i, r, g)
         return None
@@ -205,6 +219,25 @@ class _Differ:
             seat: {p: v.get(p) for p in parts} if isinstance(v, Mapping) else v
             for seat, v in values.items()
         }
+
+    def open_suits(self, hands: Any, ref: dict[str, Any], got: dict[str, Any]) -> dict[str, Any]:
+        """``got`` with every ``suit`` no rule decides taken as the reference's."""
+        if not isinstance(hands, Mapping) or not self.parameters:
+            return got
+        out = dict(got)
+        for seat, mine in ref.items():
+            theirs = got.get(seat)
+            if not (isinstance(mine, Mapping) and isinstance(theirs, Mapping)):
+                continue
+            if mine.get("suit") == theirs.get("suit") or "suit" not in mine:
+                continue
+            cards = hands.get(seat)
+            if not isinstance(cards, list):
+                continue
+            open_ = suits_that_may_count(cards, self.parameters)
+            if mine.get("suit") in open_ and theirs.get("suit") in open_:
+                out[seat] = {**theirs, "suit": mine["suit"]}
+        return out
 
     def state(self, ref: Mapping[str, Any], got: Mapping[str, Any], time: int) -> Difference | None:
         for key in STATE_FIELDS:
@@ -236,10 +269,12 @@ def first_difference(
     got: Mapping[str, Any],
     steps: int,
     declared: frozenset[str] = frozenset(),
+    parameters: Mapping[str, Any] | None = None,
 ) -> Difference | None:
     """The earliest difference between the reference's outcome ``ref`` and ``got``, or
-    None when they agree on everything compared. Raises :class:`Malformed`."""
-    differ = _Differ(declared)
+    None when they agree on everything compared. ``parameters`` are the ruleset's (for
+    the answers no rule decides). Raises :class:`Malformed`."""
+    differ = _Differ(declared, parameters or {})
     _need(got, Mapping, "")
     found = [d for d in (differ.steps(ref["steps"], got.get("steps"), steps),) if d]
     found += differ.rounds(ref["rounds"], got.get("rounds"))
@@ -249,3 +284,15 @@ def first_difference(
     if not found:
         return None
     return min(found, key=Difference.position)
+
+
+def compares_anything(declared: frozenset[str]) -> bool:
+    """Whether an implementation that reports none of ``declared`` leaves anything the
+    fuzzer compares: an engine that declares everything not reported can differ in
+    nothing, and fuzzing it would be a pass that judged nothing."""
+    differ = _Differ(declared, {})
+    if not differ.skipped("steps") or any(not differ.skipped(k) for k in STATE_FIELDS):
+        return True
+    return not differ.skipped("rounds") and any(
+        not differ.skipped("rounds", k) for k in ROUND_FIELDS
+    )

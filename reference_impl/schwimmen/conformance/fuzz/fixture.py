@@ -9,15 +9,22 @@ ruleset says about them: the quotes of a cited or interpreted parameter as ``bec
 the decision (``Uxx``) of a stated default as ``default``. Nothing is made up; a default
 without a decision number is named in the case's note instead.
 
+A case that pins nothing (a refusal every ruleset makes alike) still rests on a rule:
+it cites what the ruleset says about the parameters that govern the differing field
+(``GOVERNING``: the moves for a step, the penalties for a loss, ...), never nothing.
+
 Before a fixture is written it must hold what it claims: the reference passes it under
 every ruleset of a default run that it applies to (a parameter is pinned until it
-does), the implementation fails it, and ``schwimmen conformance lint`` finds nothing
-wrong with it. The harness can then run it like any other fixture.
+does), the implementation fails it on every rerun (an implementation that passes it
+once is flaky, and a flaky finding is reported, not written), and ``schwimmen
+conformance lint`` finds nothing wrong with it. A fixture that cannot be made to lint
+clean is kept apart (``rejected/<name>.yaml.rejected`` under the output folder, which no
+run of the suite reads), never written broken among the others. A file that exists is
+never replaced (unless ``force``): the finding gets the next free name.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import tempfile
@@ -140,6 +147,50 @@ class Cites:
     notes: tuple[str, ...]
 
 
+GOVERNING: dict[str, tuple[str, ...]] = {
+    "steps": ("turns.move", "turns.swaps", "turns.passing", "draw.rediscard", "knocking.form"),
+    "legal": ("turns.move", "turns.swaps", "turns.passing", "knocking.form"),
+    "hands": ("turns.move", "turns.swaps"),
+    "middle": ("turns.move", "turns.swaps", "dealing.middle_visibility"),
+    "to_move": ("turns.direction", "turns.first_player", "turns.move"),
+    "phase": ("turns.move", "knocking.then", "knocking.last_cycle"),
+    "knocker": ("knocking.form", "knocking.then"),
+    "dealer": ("match.dealer_rotation", "turns.direction"),
+    "rounds.reason": (
+        "knocking.then",
+        "maximum.at_deal",
+        "maximum.in_play",
+        "all_pass.replacement",
+    ),
+    "rounds.at_deal": ("maximum.at_deal", "dealing.procedure"),
+    "rounds.missing": ("maximum.at_deal", "knocking.last_cycle", "knocking.then"),
+    "rounds.extra": ("maximum.at_deal", "knocking.last_cycle", "knocking.then"),
+    "rounds.losses": ("penalties.lowest", "penalties.knocker_lowest", "penalties.tied_lowest"),
+    "rounds.values": ("cards.values", "maximum.points", "triples.points"),
+    "lives": ("lives.count", "penalties.lowest", "lives.after_last"),
+    "swimming": ("lives.after_last",),
+    "eliminated": ("lives.after_last", "lives.count"),
+    "match_over": ("lives.after_last", "match.everyone_out"),
+    "winners": ("match.everyone_out", "lives.after_last"),
+    "points": ("match.series",),
+}
+"""The parameters a field is played by, for a case that pins none: what it cites."""
+
+
+def governing(ruleset: Ruleset, field: str) -> list[str]:
+    """The parameters of ``ruleset`` that govern ``field`` and that say something (a
+    citation or a decision): a case pinning nothing cites these."""
+    out = []
+    for path in (*GOVERNING.get(field, ()), "turns.move"):
+        setting = ruleset.settings.get(path)
+        if setting is None or path in out:
+            continue
+        prov = setting.provenance
+        if prov.decision or (prov.kind is not ProvenanceKind.DEFAULT and prov.citations):
+            out.append(path)
+    return out[:2]
+
+
 def citations(ruleset: Ruleset, pinned: Sequence[str]) -> Cites:
     """What the ruleset says about each pinned parameter: quotes of a cited or
     interpreted value, the decision of a default (and of an interpretation that rests on
@@ -182,16 +233,23 @@ def _plain(value: Any) -> Any:
 
 # ---------------------------------------------------------------------------- the file
 def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "ruleset"
 
 
-def fixture_id(ruleset: Ruleset, field: str, named: Sequence[str]) -> str:
-    """``fuzz/<ruleset>/<field>-<what explains it>``: the same difference gets the same
-    id, so a later run overwrites its own fixture instead of adding a copy."""
-    tail = slug("-".join(named))
-    if len(tail) > 60:
-        tail = tail[:50].rstrip("-") + "-" + hashlib.sha1(tail.encode()).hexdigest()[:8]
-    return f"fuzz/{slug(ruleset.id)}/{slug(field)}-{tail}"
+def fixture_id(ruleset: Ruleset, name: str) -> str:
+    """``fuzz/<ruleset>/<name>`` (``words.name``)."""
+    return f"fuzz/{slug(ruleset.id)}/{name}"
+
+
+def free_id(wanted: str, out: Path, taken: set[str], force: bool) -> str:
+    """``wanted``, or ``wanted-2``, ``-3``, ...: the first id that this run has not used
+    and whose file does not exist under ``out`` (with ``force``, an existing file from an
+    earlier run may be replaced, never one this run wrote)."""
+    ident, n = wanted, 1
+    while ident in taken or (not force and (out / f"{ident}.yaml").exists()):
+        n += 1
+        ident = f"{wanted}-{n}"
+    return ident
 
 
 @dataclass
@@ -257,7 +315,13 @@ def _parsed(draft: Draft, directory: Path) -> tuple[Fixture | None, list[SpecErr
     path = directory / f"{draft.id}.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(draft.text(), encoding="utf-8")
+    # lint reads a fixture's id from the path after "fixtures/", as it shows its files
     return parse_fixture(path, f"conformance/fixtures/{draft.id}.yaml")
+
+
+def _real(problem: str, draft: Draft, path: Path) -> str:
+    """A problem as lint words it, naming the file where it is written instead."""
+    return problem.replace(f"conformance/fixtures/{draft.id}.yaml", str(path))
 
 
 def _applies(fixture: Fixture, ruleset: Ruleset) -> bool:
@@ -303,13 +367,40 @@ def _pin_for(
         outcome = run_under(case, back)
         if outcome is not None and not compare(expect, outcome, steps).mismatches:
             return path
-    if not differing:
-        return None
+    together = _jointly(mutants, case, expect, {p: theirs[p] for p in differing})
+    if not together:
+        return None  # no parameter shows it: pinning one at random would pin a guess
 
     def excluded(path: str) -> int:
         return sum(1 for r in passing if parameter_values(r).get(path) != mine[path])
 
-    return min(differing, key=excluded)  # the pin that costs the fewest other rulesets
+    return min(together, key=excluded)  # of those it depends on, the cheapest pin
+
+
+def _jointly(
+    mutants: Mutants, case: Mapping[str, Any], expect: Mapping[str, Any], changes: dict[str, Any]
+) -> list[str]:
+    """A smallest set of ``changes`` that together change the checked outcome (none of
+    them does alone): every change is dropped in turn, and kept only if the outcome
+    stays as it is without it. Empty when all of them together change nothing."""
+    steps = len(case.get("steps", ()))
+
+    def changes_outcome(subset: Mapping[str, Any]) -> bool:
+        try:
+            ruleset = mutants.catalog.mutant(mutants.ruleset.id, dict(subset))
+        except SpecErrors:
+            return False
+        outcome = run_under(case, ruleset)
+        return outcome is None or bool(compare(expect, outcome, steps).mismatches)
+
+    if not changes or not changes_outcome(changes):
+        return []
+    kept = dict(changes)
+    for path in list(changes):
+        without = {p: v for p, v in kept.items() if p != path}
+        if without and changes_outcome(without):
+            kept = without
+    return sorted(kept, key=lambda p: _ORDER.get(p, len(_ORDER)))
 
 
 def _draft(case: Mapping[str, Any], expect: dict[str, Any], fixture_id: str) -> Draft:
@@ -331,12 +422,25 @@ def pinned_parameters(
     return dependencies(mutants, case, expect, lambda r: probe.fits(r) is None)
 
 
+WRITTEN = "written"
+REJECTED = "rejected"
+FLAKY = "flaky"
+RERUNS = 2
+"""How often the implementation must fail a fixture before it is written: a finding it
+passes on a rerun is flaky (it answers the same case differently), not a fixture."""
+
+
 @dataclass
 class Written:
-    path: Path
+    """What became of a finding: ``status`` written (``path`` is a fixture that lints
+    clean), rejected (``path`` is kept apart, ``problems`` say why) or flaky (nothing
+    written: the implementation passed it on a rerun)."""
+
+    path: Path | None
     fixture_id: str
     pinned: list[str]
     problems: list[str]
+    status: str = WRITTEN
 
 
 def build(
@@ -351,6 +455,9 @@ def build(
     description: str,
     fails: Callable[[Fixture], bool],
     out: Path,
+    field: str = "steps",
+    taken: set[str] | None = None,
+    force: bool = False,
 ) -> Written:
     """Check the fixture as the suite would and write it to ``out``: the case pins
     ``pinned``, and more where the reference gives another outcome under a ruleset of a
@@ -386,19 +493,34 @@ def build(
             pinned.append(extra)
         if ruleset.id not in draft.rulesets and _ID_NAME.match(ruleset.id):
             draft.rulesets.append(ruleset.id)
-        draft.cites = citations(ruleset, list(draft.where))
+        draft.cites = citations(ruleset, list(draft.where) or governing(ruleset, field))
+        taken = set() if taken is None else taken
+        draft.id = free_id(draft.id, out, taken, force)
+        taken.add(draft.id)
+        path = out / f"{draft.id}.yaml"
+        scratch = scratch / "final"  # only this fixture, under its final name, is linted
         fixture, errors = _parsed(draft, scratch)
-        problems += [str(e) for e in errors]
+        problems += [_real(str(e), draft, path) for e in errors]
+        flaky = False
         if fixture is not None:
             if fixture.applicable_case(ruleset) is None:
                 problems.append(f"the fixture does not apply to {ruleset.id}")
             elif not _passes(fixture, ruleset):
                 problems.append(f"the reference fails the fixture under {ruleset.id}")
-            elif not fails(fixture):
-                problems.append("the implementation passes the fixture")
+            elif not all(fails(fixture) for _ in range(RERUNS)):
+                flaky = True
             found, _ = lint(catalog, scratch)
-            problems += [str(e) for e in found]
-    path = out / f"{draft.id}.yaml"
+            problems += [_real(str(e), draft, path) for e in found]
+    pinned_now = list(draft.where)
+    if flaky:
+        problems.insert(0, "the implementation passed the fixture on a rerun")
+        return Written(None, draft.id, pinned_now, problems, FLAKY)
+    if problems:
+        path = out / "rejected" / f"{draft.id}.yaml.rejected"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(draft.text(), encoding="utf-8")
+        return Written(path, draft.id, pinned_now, problems, REJECTED)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(draft.text(path.resolve()), encoding="utf-8")
-    return Written(path, draft.id, list(draft.where), problems)
+    with path.open("w" if force else "x", encoding="utf-8") as handle:
+        handle.write(draft.text(path.resolve()))
+    return Written(path, draft.id, pinned_now, problems)

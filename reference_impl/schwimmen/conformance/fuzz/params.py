@@ -185,17 +185,22 @@ def explanations(
     declared: frozenset[str],
 ) -> list[Mutant]:
     """The mutants under which the reference agrees with the implementation's outcome
-    at least up to and including its first difference."""
+    at least up to and including its first difference; those that agree with all of it
+    first (a mutant that plays the whole case as the implementation did is the likelier
+    cause than one that only happens to agree up to the difference)."""
     steps = len(case.get("steps", ()))
-    out = []
+    whole, partly = [], []
+    values = parameter_values(mutants.ruleset)
     for mutant in mutants.each():
         outcome = run_under(case, mutant.ruleset)
         if outcome is None:
             continue
         try:
-            later = first_difference(outcome, got, steps, declared)
+            later = first_difference(outcome, got, steps, declared, values)
         except (Malformed, KeyError, TypeError):
             continue
-        if later is None or later.position() > difference.position():
-            out.append(mutant)
-    return out
+        if later is None:
+            whole.append(mutant)
+        elif later.position() > difference.position():
+            partly.append(mutant)
+    return whole + partly
