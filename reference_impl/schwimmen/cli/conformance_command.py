@@ -163,7 +163,7 @@ def _run_suite(
         return 2
     options = Options(
         impl=args.impl,
-        rulesets=names,
+        rulesets=list(args.ruleset),
         pattern=args.pattern,
         kinds=args.kind,
         jobs=args.jobs,
