@@ -10,8 +10,14 @@ order, and seat lists (swimming, eliminated, winners) are compared as sets. Stat
 A checked field the outcome leaves out is a failure ("not reported"): silence is never a
 pass. The one exception is a field the implementation declared in its start answer as
 one it does not report (``fields.py``); such a check is not judged, and the verdict
-names the field. A field of the wrong JSON type is no answer at all: ``BadReply``, which
-the runner turns into an errored case.
+names the field.
+
+A value of another JSON type than the expected one (a list where the case expects
+``middle: null``, a number where it expects a seat) is an answer that differs: a
+mismatch that says so ("expected null, got a list"). Only what is not the protocol's
+shape at all, so that there is nothing to compare (``steps`` or ``rounds`` that are no
+list, a round record or step result that is no object, ``legal`` that is no list of
+texts), is ``BadReply``, which the runner turns into an errored case.
 """
 
 from __future__ import annotations
@@ -53,7 +59,17 @@ class Mismatch:
     actual: Any
 
     def __str__(self) -> str:
-        return f"{self.path}: expected {show(self.expected)}, got {show(self.actual)}"
+        note = type_note(self.expected, self.actual)
+        note = f" ({note})" if note else ""
+        return f"{self.path}: expected {show(self.expected)}, got {show(self.actual)}{note}"
+
+
+def type_note(expected: Any, actual: Any) -> str:
+    """ "expected null, got a list" when the two are of different JSON types, else ""."""
+    if isinstance(expected, _Marker) or isinstance(actual, _Marker):
+        return ""
+    wanted, got = _kind(expected), _kind(actual)
+    return "" if wanted == got else f"expected {wanted}, got {got}"
 
 
 @dataclass
@@ -141,8 +157,6 @@ class _Judge:
             self._mapping(expected, actual, path, generic, key)
         elif isinstance(expected, list):
             self._list(expected, actual, path, key)
-        elif isinstance(actual, list | Mapping):
-            raise _bad(path, actual, "a single value here")
         elif _num_equal(expected, actual):
             self.agrees()
         else:
@@ -156,11 +170,9 @@ class _Judge:
         generic: tuple[str, ...],
         key: str,
     ) -> None:
-        if actual is None:
+        if not isinstance(actual, Mapping):
             self.differs(path, expected, actual)
             return
-        if not isinstance(actual, Mapping):
-            raise _bad(path, actual, "an object")
         losses = key in LOSS_KEYS
         if losses:
             extra = {k: v for k, v in actual.items() if k not in expected and v}
@@ -176,15 +188,12 @@ class _Judge:
             self.match(v, actual.get(k, absent), f"{path}.{k}", sub, k)
 
     def _list(self, expected: list[Any], actual: Any, path: str, key: str) -> None:
-        if actual is None:
+        if not isinstance(actual, list):
             self.differs(path, expected, actual)
             return
-        if not isinstance(actual, list):
-            raise _bad(path, actual, "a list")
         if key in SET_KEYS:
-            if not all(isinstance(a, str) for a in actual):
-                raise _bad(path, actual, "a list of seats")
-            same = sorted(map(str, expected)) == sorted(actual)
+            seats = all(isinstance(a, str) for a in actual)
+            same = seats and sorted(map(str, expected)) == sorted(actual)
         else:
             same = len(expected) == len(actual) and all(
                 _num_equal(e, a) for e, a in zip(expected, actual, strict=False)
@@ -288,10 +297,14 @@ class _Judge:
             else:
                 self.differs(path, expected, over)
         elif key == "end":
+            if actual and not isinstance(actual[0], Mapping):
+                raise _bad("rounds[0]", actual[0], "an object")
             self.match(expected, actual[0] if actual else NOTHING, path, generic)
         else:
             for i, exp in enumerate(expected):
                 got = actual[i] if i < len(actual) else NOTHING
+                if got is not NOTHING and not isinstance(got, Mapping):
+                    raise _bad(f"rounds[{i}]", got, "an object")
                 self.match(exp, got, f"{path}[{i}]", generic)
 
     def legal(

@@ -27,7 +27,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from schwimmen.conformance.compare import NOT_REPORTED, Mismatch, show
+from schwimmen.conformance.compare import NOT_REPORTED, Mismatch, show, type_note
 from schwimmen.conformance.harness import SuiteResult
 from schwimmen.conformance.runner import CaseResult, Status
 from schwimmen.spec.model import Ruleset, Setting
@@ -162,8 +162,9 @@ def _one(result: CaseResult, m: Mismatch) -> Shown:
         return Shown(
             f"{m.path}: {names} must be legal, but {verb} not offered (offered: {offered})"
         )
+    note = type_note(m.expected, m.actual)
     return Shown(
-        f"{m.path}{_step_text(result, m.path)}",
+        f"{m.path}{_step_text(result, m.path)}" + (f" ({note})" if note else ""),
         printable(show(m.expected)),
         printable(show(m.actual)),
     )
