@@ -57,10 +57,11 @@ class Mismatch:
     path: str
     expected: Any
     actual: Any
+    note: str = ""
+    """Where the actual value is of another JSON type: "expected null, got a list"."""
 
     def __str__(self) -> str:
-        note = type_note(self.expected, self.actual)
-        note = f" ({note})" if note else ""
+        note = f" ({self.note})" if self.note else ""
         return f"{self.path}: expected {show(self.expected)}, got {show(self.actual)}{note}"
 
 
@@ -136,9 +137,12 @@ class _Judge:
             return
         self.differs(path, expected, NOT_REPORTED)
 
-    def differs(self, path: str, expected: Any, actual: Any) -> None:
+    def differs(self, path: str, expected: Any, actual: Any, typed: bool = False) -> None:
+        """A difference; ``typed`` when the two are compared as values of the same
+        field, so that a difference in JSON type is named."""
         self.verdict.judged += 1
-        self.verdict.mismatches.append(Mismatch(path, expected, actual))
+        note = type_note(expected, actual) if typed else ""
+        self.verdict.mismatches.append(Mismatch(path, expected, actual, note))
 
     def agrees(self) -> None:
         self.verdict.judged += 1
@@ -160,7 +164,7 @@ class _Judge:
         elif _num_equal(expected, actual):
             self.agrees()
         else:
-            self.differs(path, expected, actual)
+            self.differs(path, expected, actual, typed=True)
 
     def _mapping(
         self,
@@ -171,7 +175,7 @@ class _Judge:
         key: str,
     ) -> None:
         if not isinstance(actual, Mapping):
-            self.differs(path, expected, actual)
+            self.differs(path, expected, actual, typed=True)
             return
         losses = key in LOSS_KEYS
         if losses:
@@ -189,7 +193,7 @@ class _Judge:
 
     def _list(self, expected: list[Any], actual: Any, path: str, key: str) -> None:
         if not isinstance(actual, list):
-            self.differs(path, expected, actual)
+            self.differs(path, expected, actual, typed=True)
             return
         if key in SET_KEYS:
             seats = all(isinstance(a, str) for a in actual)

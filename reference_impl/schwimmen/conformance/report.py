@@ -27,7 +27,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from schwimmen.conformance.compare import NOT_REPORTED, Mismatch, show, type_note
+from schwimmen.conformance.compare import NOT_REPORTED, Mismatch, show
 from schwimmen.conformance.harness import SuiteResult
 from schwimmen.conformance.runner import CaseResult, Status
 from schwimmen.spec.model import Ruleset, Setting
@@ -162,9 +162,8 @@ def _one(result: CaseResult, m: Mismatch) -> Shown:
         return Shown(
             f"{m.path}: {names} must be legal, but {verb} not offered (offered: {offered})"
         )
-    note = type_note(m.expected, m.actual)
     return Shown(
-        f"{m.path}{_step_text(result, m.path)}" + (f" ({note})" if note else ""),
+        f"{m.path}{_step_text(result, m.path)}" + (f" ({m.note})" if m.note else ""),
         printable(show(m.expected)),
         printable(show(m.actual)),
     )
@@ -452,6 +451,7 @@ def to_json(suite: SuiteResult) -> dict[str, Any]:
                         "step": _step_text(r, m.path).strip(" ()") or None,
                         "expected": _plain(m.expected),
                         "actual": _plain(m.actual),
+                        **({"note": m.note} if m.note else {}),
                     }
                     for m in r.mismatches
                 ],
