@@ -29,11 +29,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schwimmen.conformance.fields import covering
+from schwimmen.conformance.latitude import suits_that_may_count
 
 SET_KEYS = {"swimming", "eliminated", "winners"}
 # Per seat, the lives a round costs: a seat left out lost none, so it must lose none.
 LOSS_KEYS = {"losses", "lives_lost"}
 SEAT = re.compile(r"^P[0-9]+$")
+# The hand value of one seat: ``values.P2``, ``after_step.3.values.P2``, ``rounds[0].values.P2``.
+HAND_VALUE = re.compile(r"(?:^|\.)values\.(P[0-9]+)$")
 
 
 class BadReply(ValueError):
@@ -124,9 +127,33 @@ def _num_equal(a: Any, b: Any) -> bool:
 
 
 class _Judge:
-    def __init__(self, declared: frozenset[str]) -> None:
+    def __init__(
+        self,
+        declared: frozenset[str],
+        parameters: Mapping[str, Any] | None = None,
+        hands: Mapping[str, Any] | None = None,
+    ) -> None:
         self.declared = declared
         self.verdict = Verdict()
+        self.parameters = parameters
+        # The hands the values being compared belong to, innermost container last; in each,
+        # the answer's own hands, the position's, the case's expected hands (the last wins).
+        self.hands: list[tuple[Any, ...]] = [(hands,)]
+
+    def open_suit(self, path: str, expected: Any, actual: Any) -> bool:
+        """Whether ``actual`` is as right as the expected suit: both among the suits no rule
+        decides between for this seat's hand (latitude.py; PROTOCOL.md, what may vary)."""
+        if self.parameters is None or not isinstance(actual, str) or actual == expected:
+            return False
+        seat = HAND_VALUE.search(path)
+        if seat is None:
+            return False
+        for source in reversed(self.hands[-1]):
+            cards = source.get(seat.group(1)) if isinstance(source, Mapping) else None
+            if isinstance(cards, list):
+                allowed = suits_that_may_count(cards, self.parameters)
+                return expected in allowed and actual in allowed
+        return False
 
     # ------------------------------------------------------------------ leaves
     def missing(self, path: str, generic: tuple[str, ...], expected: Any) -> None:
@@ -187,9 +214,18 @@ class _Judge:
             self.agrees()  # "nobody else loses" (or: nothing in here) is a check too
         # A seat that loses nothing may be left out of losses (PROTOCOL.md).
         absent = 0 if losses else NOT_REPORTED
+        record = "values" in expected and key != "values"
+        if record:  # a round record: its values are of its own hands
+            self.hands.append((actual.get("hands"), expected.get("hands")))
         for k, v in expected.items():
             sub = generic if SEAT.match(k) else (*generic, k)
-            self.match(v, actual.get(k, absent), f"{path}.{k}", sub, k)
+            got = actual.get(k, absent)
+            if k == "suit" and self.open_suit(path, v, got):
+                self.agrees()
+                continue
+            self.match(v, got, f"{path}.{k}", sub, k)
+        if record:
+            self.hands.pop()
 
     def _list(self, expected: list[Any], actual: Any, path: str, key: str) -> None:
         if not isinstance(actual, list):
@@ -212,6 +248,21 @@ class _Judge:
         self, expect: Mapping[str, Any], outcome: Mapping[str, Any], steps: int, prefix: str = ""
     ) -> None:
         root = ("states",) if prefix else ()
+        position = () if prefix else self.hands[0]  # a state after a step has other hands
+        self.hands.append((outcome.get("hands"), *position, expect.get("hands")))
+        try:
+            self._outcome(expect, outcome, steps, prefix, root)
+        finally:
+            self.hands.pop()
+
+    def _outcome(
+        self,
+        expect: Mapping[str, Any],
+        outcome: Mapping[str, Any],
+        steps: int,
+        prefix: str,
+        root: tuple[str, ...],
+    ) -> None:
         if steps:
             stated = dict(expect.get("steps", {}))
             self.steps(
@@ -376,9 +427,16 @@ def compare(
     outcome: Mapping[str, Any],
     steps: int = 0,
     not_reported: frozenset[str] = frozenset(),
+    *,
+    parameters: Mapping[str, Any] | None = None,
+    hands: Mapping[str, Any] | None = None,
 ) -> Verdict:
     """Every way ``outcome`` differs from ``expect``; a step the case does not mention must
-    have been accepted. Raises ``BadReply`` for a field of the wrong type."""
-    judge = _Judge(not_reported)
+    have been accepted. Raises ``BadReply`` for an answer that is not the protocol's shape.
+
+    With the ruleset's ``parameters``, a hand value's ``suit`` that no rule decides (two
+    suits tie and no suit order breaks it) passes with any of the tied suits; ``hands`` are
+    the position's hands the outcome's values are of (hand evaluations and showdowns)."""
+    judge = _Judge(not_reported, parameters, hands)
     judge.outcome(expect, outcome, steps)
     return judge.verdict

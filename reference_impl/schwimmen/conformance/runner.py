@@ -14,8 +14,11 @@ from enum import StrEnum
 from typing import Any
 
 from schwimmen.conformance.compare import BadReply, Mismatch, compare
-from schwimmen.conformance.fixtures import Case, Fixture
+from schwimmen.conformance.fixtures import Case, Fixture, parameter_values
 from schwimmen.spec.model import Ruleset
+
+# The kinds whose outcome values are those of the position's hands as dealt.
+POSITION_VALUES = ("hand-evaluation", "showdown")
 
 Implementation = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 
@@ -126,7 +129,15 @@ def _judge(
         message = "an ok answer without an outcome object"
         return CaseResult(fixture, case, ruleset.id, Status.ERRORED, message=message)
     steps = len(fixture.setup.get("steps", ()))
-    verdict = compare(case.expect, outcome, steps, not_reported)
+    dealt = fixture.setup.get("hands") if fixture.kind in POSITION_VALUES else None
+    verdict = compare(
+        case.expect,
+        outcome,
+        steps,
+        not_reported,
+        parameters=parameter_values(ruleset),
+        hands=dealt,
+    )
     unjudged = tuple(sorted(verdict.unjudged))
     if verdict.mismatches:
         status_ = Status.FAILED
