@@ -38,7 +38,8 @@ fixed          say fixed_rules in the start answer (also with FAKE_FIXED=1 and a
 
 With FAKE_PIDS set, every process of the fake appends its pid to that file, so a test can
 check that nothing is left running; with FAKE_LOG set, every run request's case is
-appended to that file as one JSON line.
+appended to that file as one JSON line. The start is answered with the version asked for,
+or with FAKE_VERSION.
 """
 
 from __future__ import annotations
@@ -165,7 +166,7 @@ def main() -> int:
                 continue
             started: dict[str, Any] = {
                 "ok": True,
-                "version": 1,
+                "version": int(os.environ.get("FAKE_VERSION", message.get("version", 1))),
                 "implementation": {"name": f"fake-{mode or 'good'}", "version": "0"},
                 "rulesets": ["pagat"],
                 "any_ruleset": mode != "pagat-only",

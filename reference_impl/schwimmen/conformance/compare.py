@@ -132,8 +132,10 @@ class _Judge:
         declared: frozenset[str],
         parameters: Mapping[str, Any] | None = None,
         hands: Mapping[str, Any] | None = None,
+        excused: Mapping[tuple[str, ...], str] | None = None,
     ) -> None:
         self.declared = declared
+        self.excused = excused or {}
         self.verdict = Verdict()
         self.parameters = parameters
         # The hands the values being compared belong to, innermost container last; in each,
@@ -159,6 +161,8 @@ class _Judge:
     def missing(self, path: str, generic: tuple[str, ...], expected: Any) -> None:
         """A checked field that is not there: skipped if declared, otherwise a failure."""
         name = covering(generic, self.declared)
+        if name is None:
+            name = next((n for p, n in self.excused.items() if generic[: len(p)] == p), None)
         if name is not None:
             self.verdict.unjudged.add(name)
             return
@@ -430,13 +434,16 @@ def compare(
     *,
     parameters: Mapping[str, Any] | None = None,
     hands: Mapping[str, Any] | None = None,
+    excused: Mapping[tuple[str, ...], str] | None = None,
 ) -> Verdict:
     """Every way ``outcome`` differs from ``expect``; a step the case does not mention must
     have been accepted. Raises ``BadReply`` for an answer that is not the protocol's shape.
 
     With the ruleset's ``parameters``, a hand value's ``suit`` that no rule decides (two
     suits tie and no suit order breaks it) passes with any of the tied suits; ``hands`` are
-    the position's hands the outcome's values are of (hand evaluations and showdowns)."""
-    judge = _Judge(not_reported, parameters, hands)
+    the position's hands the outcome's values are of (hand evaluations and showdowns).
+    ``excused`` are checks (by path prefix) an adapter of an earlier protocol version could
+    not know: where it leaves them out they are not judged, under the name given."""
+    judge = _Judge(not_reported, parameters, hands, excused)
     judge.outcome(expect, outcome, steps)
     return judge.verdict

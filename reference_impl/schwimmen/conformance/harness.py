@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from schwimmen.conformance.fields import PROTOCOL_VERSION, added_since
 from schwimmen.conformance.fixtures import Case, Fixture, load_fixtures, select
 from schwimmen.conformance.process import ProcessImplementation, Reply, Started
 from schwimmen.conformance.runner import CaseResult, Status, judge, planned
@@ -79,6 +80,20 @@ class SuiteResult:
     positions_errored: int = 0
     """Of those, the requests whose answer errored (timed out, crashed, ...): each errs
     every case that shares it."""
+    protocol: int = PROTOCOL_VERSION
+    """The protocol version the implementation answered the start with."""
+
+    def version_line(self) -> str:
+        """For an adapter of an earlier protocol version, in one line: what is new since,
+        and that missing fields among it were not judged; "" for a current one."""
+        added = added_since(self.protocol)
+        if not added:
+            return ""
+        return (
+            f"it speaks protocol version {self.protocol}; new since then (PROTOCOL.md, "
+            f"version history): {'; '.join(a.name for a in added)}. Checks on fields among "
+            "these that it leaves out are not judged, as if declared not reported"
+        )
 
     def agreement(self) -> list[Agreement]:
         """Per ruleset, how many judged cases the answers agree with, best first."""
@@ -308,11 +323,13 @@ def run_suite(
         counter = _Sent()
         results = _run_in_process(plan, implementation or run_case, options, progress, counter)
         fixed, positions, positions_errored = options.fixed_rules, counter.sent, counter.errored
+        protocol = PROTOCOL_VERSION
     else:
         run = _ProcessRun(plan, options, progress)
         impl_info, results, interrupted = run.execute()
         not_reported = tuple(sorted(run.not_reported))
         fixed, positions, positions_errored = run.fixed, run.sent, run.errored
+        protocol = run.first.protocol if run.first is not None else PROTOCOL_VERSION
     return SuiteResult(
         impl_info,
         names,
@@ -327,6 +344,7 @@ def run_suite(
         fixed_rules=fixed,
         positions=positions,
         positions_errored=positions_errored,
+        protocol=protocol,
     )
 
 
@@ -547,7 +565,7 @@ class _ProcessRun:
         if first is None:
             message = self.starts.message() or "the implementation did not start"
             return {"name": self.options.impl, "command": self.options.impl, "error": message}
-        info = {
+        info: dict[str, Any] = {
             "name": first.name,
             "version": first.version,
             "command": self.options.impl,
@@ -557,6 +575,7 @@ class _ProcessRun:
         }
         if first.fixed_rules:
             info["fixed_rules"] = True
+        info["protocol"] = first.protocol
         return info
 
     def _take(self) -> _Unit | None:
@@ -633,7 +652,7 @@ class _ProcessRun:
         out = []
         for index in unit.indices:
             fixture, case, ruleset = self.plan[index]
-            result = judge(fixture, case, ruleset, reply.answer, self.not_reported)
+            result = judge(fixture, case, ruleset, reply.answer, self.not_reported, first.protocol)
             if reply.stderr or reply.stderr_dropped:
                 result = replace(result, stderr=reply.stderr, stderr_dropped=reply.stderr_dropped)
             self.budget.record(result)

@@ -36,10 +36,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from schwimmen.conformance.fields import unknown_fields
+from schwimmen.conformance.fields import PROTOCOL_VERSION, VERSIONS, unknown_fields
 from schwimmen.spec.validation import load_schema
 
-PROTOCOL_VERSION = 1
 MAX_LINE = 4 * 1024 * 1024
 STDERR_TAIL = 64 * 1024
 MAX_DEPTH = 64
@@ -63,6 +62,9 @@ class Started:
     """It plays rules of its own whatever a case names (PROTOCOL.md, start): its answer to a
     position is judged against every ruleset's expectations, and it claims no ruleset."""
     raw: Mapping[str, Any] = field(default_factory=dict)
+    protocol: int = PROTOCOL_VERSION
+    """The protocol version of its start answer: an adapter of an earlier version is not
+    failed on checks added since (``fields.added_since``)."""
 
 
 @dataclass(frozen=True)
@@ -512,10 +514,11 @@ class ProcessImplementation:
             message = reply.get("message") if isinstance(reply, dict) else None
             shown = message if isinstance(message, str) else json.dumps(reply)[:200]
             raise BadLine(f"the implementation refused to start: {shown}")
-        if reply.get("version") != PROTOCOL_VERSION:
+        version = reply.get("version")
+        if type(version) is not int or version not in VERSIONS:
             raise BadLine(
-                f"protocol version {json.dumps(reply.get('version'))}, "
-                f"the harness speaks {PROTOCOL_VERSION}"
+                f"protocol version {json.dumps(version)[:40]}, the harness speaks "
+                f"{PROTOCOL_VERSION} (and accepts {', '.join(map(str, VERSIONS))})"
             )
         declared = reply.get("not_reported", [])
         if not isinstance(declared, list):
@@ -541,6 +544,7 @@ class ProcessImplementation:
             not_reported=frozenset(reply.get("not_reported", ())),
             fixed_rules=reply.get("fixed_rules") is True,
             raw=reply,
+            protocol=version,
         )
 
     def _stray(self) -> str | None:

@@ -325,6 +325,8 @@ def print_pretty(console: Console, suite: SuiteResult, *, show_passed: bool = Fa
     console.print(kinds)
     if suite.fixed_rules:
         console.print(_agreement_table(suite))
+    if suite.version_line():
+        console.print(Text(f"{name} {suite.version_line()}.", style="yellow"))
     unjudged = _unjudged_counts(suite.results)
     if unjudged:
         declared = ", ".join(f"{f} ({n} cases)" for f, n in unjudged.items())
@@ -431,6 +433,8 @@ def to_json(suite: SuiteResult) -> dict[str, Any]:
         "by_ruleset_kind": suite.by_ruleset_kind(),
         "rulesets_named": suite.named,
         "fixed_rules": suite.fixed_rules,
+        "protocol": suite.protocol,
+        "protocol_note": suite.version_line(),
         "positions": suite.positions,
         "positions_errored": suite.positions_errored,
         "agreement": [a.to_json() for a in suite.agreement()] if suite.fixed_rules else [],
@@ -521,6 +525,8 @@ def to_junit(suite: SuiteResult) -> str:
             properties, "property", name="fixed_rules", value=_xml(fixed_rules_line(suite))
         )
         ET.SubElement(properties, "property", name="positions", value=str(suite.positions))
+    if suite.version_line():
+        ET.SubElement(properties, "property", name="protocol", value=_xml(suite.version_line()))
         for a in suite.agreement():
             for column in KIND_COLUMNS:
                 name = f"agreement.{a.ruleset}.{column}"
@@ -556,6 +562,8 @@ def to_markdown(suite: SuiteResult) -> str:
     lines += ["", "| kind | " + " | ".join(KIND_COLUMNS) + " |", "|---|" + "---:|" * 5]
     for kind, row in suite.by_kind().items():
         lines.append(f"| {kind} | " + " | ".join(str(row[c]) for c in KIND_COLUMNS) + " |")
+    if suite.version_line():
+        lines += ["", f"{name} {suite.version_line()}."]
     if suite.fixed_rules:
         lines += [
             "",

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from schwimmen.conformance.compare import BadReply, Mismatch, compare
+from schwimmen.conformance.fields import PROTOCOL_VERSION, excused
 from schwimmen.conformance.fixtures import Case, Fixture, parameter_values
 from schwimmen.spec.model import Ruleset
 
@@ -96,11 +97,14 @@ def judge(
     ruleset: Ruleset,
     answer: Mapping[str, Any],
     not_reported: frozenset[str] = frozenset(),
+    protocol: int = PROTOCOL_VERSION,
 ) -> CaseResult:
-    """The verdict on one answer. Never raises: an answer that cannot be judged (a field
-    of the wrong type, anything unforeseen) is an errored case with the reason."""
+    """The verdict on one answer. Never raises: an answer that cannot be judged (not the
+    protocol's shape, anything unforeseen) is an errored case with the reason. An adapter
+    of an earlier ``protocol`` version is not failed on checks added since."""
     try:
-        return replace(_judge(fixture, case, ruleset, answer, not_reported), spec=ruleset)
+        result = _judge(fixture, case, ruleset, answer, not_reported, protocol)
+        return replace(result, spec=ruleset)
     except BadReply as exc:
         message = f"the answer cannot be judged: {exc}"
     except Exception as exc:  # whatever an implementation sends must not end the run
@@ -116,6 +120,7 @@ def _judge(
     ruleset: Ruleset,
     answer: Mapping[str, Any],
     not_reported: frozenset[str],
+    protocol: int,
 ) -> CaseResult:
     status = answer.get("status")
     if status == "skipped":
@@ -137,6 +142,7 @@ def _judge(
         not_reported,
         parameters=parameter_values(ruleset),
         hands=dealt,
+        excused=excused(protocol, fixture.kind),
     )
     unjudged = tuple(sorted(verdict.unjudged))
     if verdict.mismatches:
