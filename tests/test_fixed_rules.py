@@ -137,3 +137,19 @@ def test_the_in_process_dedup_asks_each_position_once(catalog: Catalog) -> None:
     assert len(asked) == suite.positions == len(_positions(catalog))
     assert all("ruleset" not in r for r in asked)
     assert {a.ruleset for a in suite.agreement() if a.full} >= {"pagat", "pagat+no-triples"}
+
+
+def test_a_composition_an_adapter_does_not_list_says_why_nothing_was_judged(
+    catalog: Catalog,
+) -> None:
+    """An adapter that lists its rulesets (pagat) run with a composition it does not list:
+    every case is skipped without asking, and the verdict says why and how to run it."""
+    suite = _fixed(catalog, "pagat-only", rulesets=("pagat+no-triples",))
+    assert {r.status for r in suite.results} == {Status.SKIPPED}
+    line = suite.verdict().line
+    assert not suite.ok and line.startswith("nothing was judged: fake-pagat-only lists")
+    assert "(pagat) and pagat+no-triples is not among them" in line
+    assert "fixed_rules" in line and "any_ruleset" in line
+    assert suite.unclaimed() == ["pagat+no-triples"]
+    # a ruleset it does list is run as before, and nothing is said
+    assert not _fixed(catalog, "pagat-only", rulesets=("pagat",)).unclaimed_line()

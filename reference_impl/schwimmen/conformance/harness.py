@@ -83,6 +83,33 @@ class SuiteResult:
     protocol: int = PROTOCOL_VERSION
     """The protocol version the implementation answered the start with."""
 
+    def unclaimed(self) -> list[str]:
+        """The rulesets of the run the implementation does not list in its start answer
+        (and it answered neither ``any_ruleset`` nor ``fixed_rules``): their cases were
+        skipped without asking."""
+        info = self.implementation
+        if info.get("any_ruleset") or info.get("fixed_rules") or "rulesets" not in info:
+            return []
+        claimed = set(info["rulesets"])
+        return sorted({r.ruleset for r in self.results if r.ruleset not in claimed})
+
+    def unclaimed_line(self) -> str:
+        """Why the cases of unclaimed rulesets were skipped and how to run them, in one line."""
+        missing = self.unclaimed()
+        if not missing:
+            return ""
+        listed = ", ".join(self.implementation.get("rulesets", ())) or "none"
+        shown = ", ".join(missing[:4]) + (
+            f" and {len(missing) - 4} more" if len(missing) > 4 else ""
+        )
+        return (
+            f"{self.implementation.get('name', 'the implementation')} lists the rulesets it "
+            f"implements ({listed}) and {shown} is not among them, so its cases were skipped "
+            "without asking; to run them, list it in the start answer's rulesets, or answer "
+            '"fixed_rules": true (rules of its own) or "any_ruleset": true (it plays the '
+            "case's parameters)"
+        )
+
     def version_line(self) -> str:
         """For an adapter of an earlier protocol version, in one line: what is new since,
         and that missing fields among it were not judged; "" for a current one."""
@@ -223,6 +250,12 @@ def _verdict(suite: SuiteResult) -> Verdict:
             else ("no fixture applies to the chosen rulesets and kinds")
         )
         return Verdict(False, f"nothing was judged: 0 cases to run ({why})")
+    if (
+        judged == 0
+        and not counts["errored"]
+        and set(suite.unclaimed()) >= {r.ruleset for r in suite.results}
+    ):
+        return Verdict(False, f"nothing was judged: {suite.unclaimed_line()}")
     if judged == 0:
         reasons = [r.message for r in suite.results]
         return Verdict(
