@@ -327,8 +327,9 @@ def print_pretty(console: Console, suite: SuiteResult, *, show_passed: bool = Fa
         console.print(_agreement_table(suite))
     if suite.version_line():
         console.print(Text(f"{name} {suite.version_line()}.", style="yellow"))
-    if suite.named and suite.unclaimed_line():
-        console.print(Text(suite.unclaimed_line(), style="yellow"))
+    unclaimed = suite.unclaimed_line()
+    if suite.named and unclaimed and unclaimed not in suite.verdict().line:
+        console.print(Text(unclaimed, style="yellow"))
     unjudged = _unjudged_counts(suite.results)
     if unjudged:
         declared = ", ".join(f"{f} ({n} cases)" for f, n in unjudged.items())
