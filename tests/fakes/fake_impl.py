@@ -33,6 +33,8 @@ nothing        declare every field not reported and answer ok with an empty outc
 never-start    read the start request and never answer it
 leak-setsid    on every run request start a grandchild that leaves the process group and
                session (setsid) and sleeps, then answer correctly
+leak-clean-env like leak-setsid, but the grandchild becomes `sleep` with an empty
+               environment (no marker to find it by)
 fixed          say fixed_rules in the start answer (also with FAKE_FIXED=1 and any mode);
                in every mode a case without a ruleset is played as pagat
 
@@ -203,6 +205,12 @@ def main() -> int:
             time.sleep(3600)
         if mode == "hang" or (mode.startswith("hang-every:") and runs % int(mode[11:]) == 0):
             time.sleep(3600)
+        if mode == "leak-clean-env" and os.fork() == 0:
+            os.setsid()
+            if os.fork() != 0:
+                os._exit(0)
+            _record_pid()
+            os.execve("/bin/sleep", ["sleep", "600"], {})
         if mode == "leak-setsid" and os.fork() == 0:
             _fork_and_exit(leave_group=True)
             os._exit(0)
