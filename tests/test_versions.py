@@ -98,3 +98,26 @@ def test_the_version_history_names_every_addition() -> None:
     ):
         assert token in history, token
     assert len(ADDED) >= 6
+
+
+def test_the_documents_say_which_start_answer_fits_which_engine() -> None:
+    protocol = (conformance_dir() / "PROTOCOL.md").read_text(encoding="utf-8")
+    section = protocol[protocol.index("### Which start answer") : protocol.index("### run")]
+    for token in (
+        '"fixed_rules": true',
+        '"any_ruleset": true',
+        '"rulesets": ["pagat"',
+        "not_reported",
+        "unsupported",
+        "skipped",
+    ):
+        assert token in section, token
+    adapters = (conformance_dir() / "ADAPTERS.md").read_text(encoding="utf-8")
+    for token in (
+        '"fixed_rules": true',
+        '"any_ruleset": true',
+        "not_reported",
+        "unsupported",
+        '"version": 2',
+    ):
+        assert token in adapters, token
