@@ -528,8 +528,6 @@ def to_junit(suite: SuiteResult) -> str:
             properties, "property", name="fixed_rules", value=_xml(fixed_rules_line(suite))
         )
         ET.SubElement(properties, "property", name="positions", value=str(suite.positions))
-    if suite.version_line():
-        ET.SubElement(properties, "property", name="protocol", value=_xml(suite.version_line()))
         for a in suite.agreement():
             for column in KIND_COLUMNS:
                 name = f"agreement.{a.ruleset}.{column}"
@@ -539,6 +537,8 @@ def to_junit(suite: SuiteResult) -> str:
             ET.SubElement(
                 properties, "property", name=_xml(f"agreement.{a.ruleset}"), value=_xml(a.line())
             )
+    if suite.version_line():
+        ET.SubElement(properties, "property", name="protocol", value=_xml(suite.version_line()))
     return ET.tostring(root, encoding="unicode")
 
 
