@@ -121,3 +121,10 @@ def test_the_documents_say_which_start_answer_fits_which_engine() -> None:
         '"version": 2',
     ):
         assert token in adapters, token
+
+
+def test_an_adapter_that_refuses_version_2_is_asked_for_version_1(catalog: Catalog) -> None:
+    options = Options(impl=f"{sys.executable} {FAKE} v1-only", rulesets=("pagat",), pattern=PATTERN)
+    suite = run_suite(catalog, options)
+    assert suite.protocol == 1 and suite.ok, suite.verdict().line
+    assert "protocol version 1" in suite.version_line()

@@ -35,6 +35,7 @@ leak-setsid    on every run request start a grandchild that leaves the process g
                session (setsid) and sleeps, then answer correctly
 leak-clean-env like leak-setsid, but the grandchild becomes `sleep` with an empty
                environment (no marker to find it by)
+v1-only        refuse a start of any version but 1 (an adapter written for version 1)
 fixed          say fixed_rules in the start answer (also with FAKE_FIXED=1 and any mode);
                in every mode a case without a ruleset is played as pagat
 
@@ -165,6 +166,9 @@ def main() -> int:
         if message["cmd"] == "start":
             if mode == "refuse":
                 _say(json.dumps({"ok": False, "message": "not today"}))
+                continue
+            if mode == "v1-only" and message.get("version") != 1:
+                _say(json.dumps({"ok": False, "message": "protocol version 1 only"}))
                 continue
             started: dict[str, Any] = {
                 "ok": True,

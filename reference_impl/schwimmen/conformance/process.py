@@ -603,6 +603,8 @@ class ProcessImplementation:
         self.start_error: str | None = None
         self._result_validator = _validator("result") if validate else None
         self._started_validator = _validator("started")
+        self.ask = PROTOCOL_VERSION  # the version a start asks for
+        self._refused_version = False
         _IMPLEMENTATIONS.add(self)
 
     # ------------------------------------------------------------------ process
@@ -663,10 +665,23 @@ class ProcessImplementation:
 
     # ------------------------------------------------------------------ protocol
     def start(self) -> Started | None:
-        """Start the process and shake hands; None (with ``start_error``) if it fails."""
+        """Start the process and shake hands; None (with ``start_error``) if it fails.
+
+        The harness asks for version 2; an implementation that refuses the start over the
+        version (an adapter written for version 1 that accepts nothing else) is started
+        again and asked for version 1, and every later start of it asks for that."""
         if self.started is not None and self.pipes is not None:
             return self.started
+        started = self._start(self.ask)
+        if started is None and self.ask != 1 and self._refused_version:
+            started = self._start(1)
+            if started is not None:
+                self.ask = 1
+        return started
+
+    def _start(self, version: int) -> Started | None:
         self._kill()
+        self._refused_version = False
         try:
             self.pipes = _Pipes(self.argv, self.cwd, self.max_line)
         except (OSError, ValueError) as exc:
@@ -674,8 +689,13 @@ class ProcessImplementation:
             return None
         deadline = time.monotonic() + self.start_timeout
         try:
-            self._send({"cmd": "start", "version": PROTOCOL_VERSION}, deadline)
+            self._send({"cmd": "start", "version": version}, deadline)
             reply = self._receive(deadline, self.start_timeout)
+            self._refused_version = (
+                isinstance(reply, dict)
+                and reply.get("ok") is False
+                and "version" in str(reply.get("message", "")).lower()
+            )
             self.started = self._check_started(reply)
         except BadLine as exc:
             self.start_error = str(exc)
