@@ -72,7 +72,7 @@ for await (const line of lines) {
   let answer;
   if (message.cmd === "start") {
     answer = {
-      ok: true, version: 1,
+      ok: true, version: 2,
       implementation: { name: "minimal-js-adapter", version: "1.0", language: "javascript" },
       rulesets: [], any_ruleset: true,
     };

@@ -33,14 +33,21 @@ nothing        declare every field not reported and answer ok with an empty outc
 never-start    read the start request and never answer it
 leak-setsid    on every run request start a grandchild that leaves the process group and
                session (setsid) and sleeps, then answer correctly
-fixed          say fixed_rules in the start answer; a case without a ruleset is played as pagat
+leak-clean-env like leak-setsid, but the grandchild becomes `sleep` with an empty
+               environment (no marker to find it by)
+v1-only        refuse a start of any version but 1 (an adapter written for version 1)
+fixed          say fixed_rules in the start answer (also with FAKE_FIXED=1 and any mode);
+               in every mode a case without a ruleset is played as pagat
 
 With FAKE_PIDS set, every process of the fake appends its pid to that file, so a test can
-check that nothing is left running.
+check that nothing is left running; with FAKE_LOG set, every run request's case is
+appended to that file as one JSON line. The start is answered with the version asked for,
+or with FAKE_VERSION.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -89,6 +96,13 @@ def _fork_and_exit(leave_group: bool) -> int:
     return 0
 
 
+@functools.cache
+def _pagat() -> dict[str, Any]:
+    from schwimmen.spec.loader import Catalog
+
+    return Catalog.load().resolve("pagat").values()
+
+
 def _random_mode(seed: str, seq: int) -> str:
     """The behaviour of one request under ``random:SEED``: the same for a seed and seq."""
     import random
@@ -105,11 +119,8 @@ def _answer(mode: str, seq: int, case: dict[str, Any]) -> str:
             return json.dumps({"seq": seq, "status": "errored", "message": "dice said no"})
     if mode == "nothing":
         return json.dumps({"seq": seq, "status": "ok", "outcome": {}})
-    if mode == "fixed" and "ruleset" not in case:
-        from schwimmen.spec.loader import Catalog
-
-        pagat = Catalog.load().resolve("pagat")
-        case = {**case, "ruleset": {"id": pagat.id, "parameters": pagat.values()}}
+    if "ruleset" not in case:
+        case = {**case, "ruleset": {"id": "pagat", "parameters": _pagat()}}
     answer = dict(run_case(case))
     answer["seq"] = seq + 1 if mode == "sequence" else seq
     outcome = answer.get("outcome")
@@ -156,9 +167,12 @@ def main() -> int:
             if mode == "refuse":
                 _say(json.dumps({"ok": False, "message": "not today"}))
                 continue
+            if mode == "v1-only" and message.get("version") != 1:
+                _say(json.dumps({"ok": False, "message": "protocol version 1 only"}))
+                continue
             started: dict[str, Any] = {
                 "ok": True,
-                "version": 1,
+                "version": int(os.environ.get("FAKE_VERSION", message.get("version", 1))),
                 "implementation": {"name": f"fake-{mode or 'good'}", "version": "0"},
                 "rulesets": ["pagat"],
                 "any_ruleset": mode != "pagat-only",
@@ -169,7 +183,7 @@ def main() -> int:
                 from schwimmen.conformance.fields import FIELDS
 
                 started["not_reported"] = sorted(FIELDS)
-            if mode == "fixed":
+            if mode == "fixed" or os.environ.get("FAKE_FIXED"):
                 started.update(rulesets=[], any_ruleset=False, fixed_rules=True)
             if mode == "never-start":
                 time.sleep(3600)
@@ -179,6 +193,9 @@ def main() -> int:
             return 0
         runs += 1
         seq = message["seq"]
+        if os.environ.get("FAKE_LOG"):
+            with open(os.environ["FAKE_LOG"], "a", encoding="utf-8") as log:
+                log.write(json.dumps(message["case"]) + "\n")
         if mode.startswith("crash:") and runs == int(mode.split(":")[1]):
             sys.stderr.write("fake: crashing now\n")
             sys.stderr.flush()
@@ -192,6 +209,12 @@ def main() -> int:
             time.sleep(3600)
         if mode == "hang" or (mode.startswith("hang-every:") and runs % int(mode[11:]) == 0):
             time.sleep(3600)
+        if mode == "leak-clean-env" and os.fork() == 0:
+            os.setsid()
+            if os.fork() != 0:
+                os._exit(0)
+            _record_pid()
+            os.execve("/bin/sleep", ["sleep", "600"], {})
         if mode == "leak-setsid" and os.fork() == 0:
             _fork_and_exit(leave_group=True)
             os._exit(0)

@@ -66,7 +66,7 @@ function answer(message) {
     case "start":
       return {
         ok: true,
-        version: 1,
+        version: 2,
         implementation: { name: "pagat-example", version: "1.0", language: "javascript" },
         rulesets: [RULESET],
         any_ruleset: false,

@@ -28,6 +28,7 @@ from schwimmen.conformance.harness import (
 from schwimmen.conformance.history import HistoryError
 from schwimmen.conformance.lint import lint
 from schwimmen.conformance.output import OutputError, check_writable, write_atomically
+from schwimmen.conformance.process import ending_all
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.sources import NO_QUOTES_HELP, quote_check_skipped
@@ -163,7 +164,7 @@ def _run_suite(
         return 2
     options = Options(
         impl=args.impl,
-        rulesets=names,
+        rulesets=list(args.ruleset),
         pattern=args.pattern,
         kinds=args.kind,
         jobs=args.jobs,
@@ -176,7 +177,8 @@ def _run_suite(
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None
     try:
-        suite = run_suite(catalog, options)
+        with ending_all():
+            suite = run_suite(catalog, options)
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, previous)

@@ -10,8 +10,14 @@ order, and seat lists (swimming, eliminated, winners) are compared as sets. Stat
 A checked field the outcome leaves out is a failure ("not reported"): silence is never a
 pass. The one exception is a field the implementation declared in its start answer as
 one it does not report (``fields.py``); such a check is not judged, and the verdict
-names the field. A field of the wrong JSON type is no answer at all: ``BadReply``, which
-the runner turns into an errored case.
+names the field.
+
+A value of another JSON type than the expected one (a list where the case expects
+``middle: null``, a number where it expects a seat) is an answer that differs: a
+mismatch that says so ("expected null, got a list"). Only what is not the protocol's
+shape at all, so that there is nothing to compare (``steps`` or ``rounds`` that are no
+list, a round record or step result that is no object, ``legal`` that is no list of
+texts), is ``BadReply``, which the runner turns into an errored case.
 """
 
 from __future__ import annotations
@@ -23,11 +29,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schwimmen.conformance.fields import covering
+from schwimmen.conformance.latitude import suits_that_may_count
 
 SET_KEYS = {"swimming", "eliminated", "winners"}
 # Per seat, the lives a round costs: a seat left out lost none, so it must lose none.
 LOSS_KEYS = {"losses", "lives_lost"}
 SEAT = re.compile(r"^P[0-9]+$")
+# The hand value of one seat: ``values.P2``, ``after_step.3.values.P2``, ``rounds[0].values.P2``.
+HAND_VALUE = re.compile(r"(?:^|\.)values\.(P[0-9]+)$")
 
 
 class BadReply(ValueError):
@@ -51,9 +60,20 @@ class Mismatch:
     path: str
     expected: Any
     actual: Any
+    note: str = ""
+    """Where the actual value is of another JSON type: "expected null, got a list"."""
 
     def __str__(self) -> str:
-        return f"{self.path}: expected {show(self.expected)}, got {show(self.actual)}"
+        note = f" ({self.note})" if self.note else ""
+        return f"{self.path}: expected {show(self.expected)}, got {show(self.actual)}{note}"
+
+
+def type_note(expected: Any, actual: Any) -> str:
+    """ "expected null, got a list" when the two are of different JSON types, else ""."""
+    if isinstance(expected, _Marker) or isinstance(actual, _Marker):
+        return ""
+    wanted, got = _kind(expected), _kind(actual)
+    return "" if wanted == got else f"expected {wanted}, got {got}"
 
 
 @dataclass
@@ -107,22 +127,53 @@ def _num_equal(a: Any, b: Any) -> bool:
 
 
 class _Judge:
-    def __init__(self, declared: frozenset[str]) -> None:
+    def __init__(
+        self,
+        declared: frozenset[str],
+        parameters: Mapping[str, Any] | None = None,
+        hands: Mapping[str, Any] | None = None,
+        excused: Mapping[tuple[str, ...], str] | None = None,
+    ) -> None:
         self.declared = declared
+        self.excused = excused or {}
         self.verdict = Verdict()
+        self.parameters = parameters
+        # The hands the values being compared belong to, innermost container last; in each,
+        # the answer's own hands, the position's, the case's expected hands (the last wins).
+        self.hands: list[tuple[Any, ...]] = [(hands,)]
+
+    def open_suit(self, path: str, expected: Any, actual: Any) -> bool:
+        """Whether ``actual`` is as right as the expected suit: both among the suits no rule
+        decides between for this seat's hand (latitude.py; PROTOCOL.md, what may vary)."""
+        if self.parameters is None or not isinstance(actual, str) or actual == expected:
+            return False
+        seat = HAND_VALUE.search(path)
+        if seat is None:
+            return False
+        for source in reversed(self.hands[-1]):
+            cards = source.get(seat.group(1)) if isinstance(source, Mapping) else None
+            if isinstance(cards, list):
+                allowed = suits_that_may_count(cards, self.parameters)
+                return expected in allowed and actual in allowed
+        return False
 
     # ------------------------------------------------------------------ leaves
     def missing(self, path: str, generic: tuple[str, ...], expected: Any) -> None:
         """A checked field that is not there: skipped if declared, otherwise a failure."""
         name = covering(generic, self.declared)
+        if name is None:
+            name = next((n for p, n in self.excused.items() if generic[: len(p)] == p), None)
         if name is not None:
             self.verdict.unjudged.add(name)
             return
         self.differs(path, expected, NOT_REPORTED)
 
-    def differs(self, path: str, expected: Any, actual: Any) -> None:
+    def differs(self, path: str, expected: Any, actual: Any, typed: bool = False) -> None:
+        """A difference; ``typed`` when the two are compared as values of the same
+        field, so that a difference in JSON type is named."""
         self.verdict.judged += 1
-        self.verdict.mismatches.append(Mismatch(path, expected, actual))
+        note = type_note(expected, actual) if typed else ""
+        self.verdict.mismatches.append(Mismatch(path, expected, actual, note))
 
     def agrees(self) -> None:
         self.verdict.judged += 1
@@ -141,12 +192,10 @@ class _Judge:
             self._mapping(expected, actual, path, generic, key)
         elif isinstance(expected, list):
             self._list(expected, actual, path, key)
-        elif isinstance(actual, list | Mapping):
-            raise _bad(path, actual, "a single value here")
         elif _num_equal(expected, actual):
             self.agrees()
         else:
-            self.differs(path, expected, actual)
+            self.differs(path, expected, actual, typed=True)
 
     def _mapping(
         self,
@@ -156,11 +205,9 @@ class _Judge:
         generic: tuple[str, ...],
         key: str,
     ) -> None:
-        if actual is None:
-            self.differs(path, expected, actual)
-            return
         if not isinstance(actual, Mapping):
-            raise _bad(path, actual, "an object")
+            self.differs(path, expected, actual, typed=True)
+            return
         losses = key in LOSS_KEYS
         if losses:
             extra = {k: v for k, v in actual.items() if k not in expected and v}
@@ -171,20 +218,26 @@ class _Judge:
             self.agrees()  # "nobody else loses" (or: nothing in here) is a check too
         # A seat that loses nothing may be left out of losses (PROTOCOL.md).
         absent = 0 if losses else NOT_REPORTED
+        record = "values" in expected and key != "values"
+        if record:  # a round record: its values are of its own hands
+            self.hands.append((actual.get("hands"), expected.get("hands")))
         for k, v in expected.items():
             sub = generic if SEAT.match(k) else (*generic, k)
-            self.match(v, actual.get(k, absent), f"{path}.{k}", sub, k)
+            got = actual.get(k, absent)
+            if k == "suit" and self.open_suit(path, v, got):
+                self.agrees()
+                continue
+            self.match(v, got, f"{path}.{k}", sub, k)
+        if record:
+            self.hands.pop()
 
     def _list(self, expected: list[Any], actual: Any, path: str, key: str) -> None:
-        if actual is None:
-            self.differs(path, expected, actual)
-            return
         if not isinstance(actual, list):
-            raise _bad(path, actual, "a list")
+            self.differs(path, expected, actual, typed=True)
+            return
         if key in SET_KEYS:
-            if not all(isinstance(a, str) for a in actual):
-                raise _bad(path, actual, "a list of seats")
-            same = sorted(map(str, expected)) == sorted(actual)
+            seats = all(isinstance(a, str) for a in actual)
+            same = seats and sorted(map(str, expected)) == sorted(actual)
         else:
             same = len(expected) == len(actual) and all(
                 _num_equal(e, a) for e, a in zip(expected, actual, strict=False)
@@ -199,6 +252,21 @@ class _Judge:
         self, expect: Mapping[str, Any], outcome: Mapping[str, Any], steps: int, prefix: str = ""
     ) -> None:
         root = ("states",) if prefix else ()
+        position = () if prefix else self.hands[0]  # a state after a step has other hands
+        self.hands.append((outcome.get("hands"), *position, expect.get("hands")))
+        try:
+            self._outcome(expect, outcome, steps, prefix, root)
+        finally:
+            self.hands.pop()
+
+    def _outcome(
+        self,
+        expect: Mapping[str, Any],
+        outcome: Mapping[str, Any],
+        steps: int,
+        prefix: str,
+        root: tuple[str, ...],
+    ) -> None:
         if steps:
             stated = dict(expect.get("steps", {}))
             self.steps(
@@ -288,10 +356,14 @@ class _Judge:
             else:
                 self.differs(path, expected, over)
         elif key == "end":
+            if actual and not isinstance(actual[0], Mapping):
+                raise _bad("rounds[0]", actual[0], "an object")
             self.match(expected, actual[0] if actual else NOTHING, path, generic)
         else:
             for i, exp in enumerate(expected):
                 got = actual[i] if i < len(actual) else NOTHING
+                if got is not NOTHING and not isinstance(got, Mapping):
+                    raise _bad(f"rounds[{i}]", got, "an object")
                 self.match(exp, got, f"{path}[{i}]", generic)
 
     def legal(
@@ -359,9 +431,19 @@ def compare(
     outcome: Mapping[str, Any],
     steps: int = 0,
     not_reported: frozenset[str] = frozenset(),
+    *,
+    parameters: Mapping[str, Any] | None = None,
+    hands: Mapping[str, Any] | None = None,
+    excused: Mapping[tuple[str, ...], str] | None = None,
 ) -> Verdict:
     """Every way ``outcome`` differs from ``expect``; a step the case does not mention must
-    have been accepted. Raises ``BadReply`` for a field of the wrong type."""
-    judge = _Judge(not_reported)
+    have been accepted. Raises ``BadReply`` for an answer that is not the protocol's shape.
+
+    With the ruleset's ``parameters``, a hand value's ``suit`` that no rule decides (two
+    suits tie and no suit order breaks it) passes with any of the tied suits; ``hands`` are
+    the position's hands the outcome's values are of (hand evaluations and showdowns).
+    ``excused`` are checks (by path prefix) an adapter of an earlier protocol version could
+    not know: where it leaves them out they are not judged, under the name given."""
+    judge = _Judge(not_reported, parameters, hands, excused)
     judge.outcome(expect, outcome, steps)
     return judge.verdict

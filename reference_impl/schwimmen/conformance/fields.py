@@ -10,6 +10,7 @@ the harness cannot disagree (a test holds them together).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 # The fields of an outcome, and of each state in ``states`` (the same fields).
 OUTCOME_FIELDS = (
@@ -78,3 +79,52 @@ def covering(path: tuple[str, ...], declared: Iterable[str]) -> str | None:
                 if candidate[at : at + len(parts)] == parts:
                     return name
     return None
+
+
+PROTOCOL_VERSION = 2
+"""The version the harness speaks (PROTOCOL.md, version history)."""
+VERSIONS = (1, 2)
+"""The versions of a start answer the harness accepts."""
+
+
+@dataclass(frozen=True)
+class Added:
+    """Something checked that an adapter written for an earlier version could not know.
+
+    ``paths`` are the checks (as ``covering`` reads them: seat keys left out) that are not
+    judged where such an adapter leaves the field out, as if it had declared it not
+    reported; ``kinds`` limits them to cases of those kinds (empty: every kind). An entry
+    without paths is new case content, told but not excused: nothing is missing."""
+
+    version: int
+    name: str
+    paths: tuple[tuple[str, ...], ...] = ()
+    kinds: tuple[str, ...] = ()
+
+
+ADDED = (
+    Added(2, "states (the state after a step, asked for by checkpoints)", (("states",),)),
+    Added(2, "values of the state", (("values",), ("states", "values")), ("round", "match")),
+    Added(2, "rounds.lives_lost", (("rounds", "lives_lost"),)),
+    Added(2, "the case's deals and points"),
+    Added(2, 'the step {"table": "next-match"}'),
+    Added(2, "the round ending one-open"),
+)
+"""What was added to the checks after version 1 was first published, under version 1
+and called backward-compatible, and is part of version 2 (PROTOCOL.md, version history)."""
+
+
+def added_since(version: int) -> tuple[Added, ...]:
+    """What an adapter of ``version`` could not know."""
+    return tuple(a for a in ADDED if a.version > version)
+
+
+def excused(version: int, kind: str) -> dict[tuple[str, ...], str]:
+    """The checks of a case of ``kind`` not judged where an adapter of ``version`` leaves the
+    field out, each with the name the report gives it."""
+    out = {}
+    for a in added_since(version):
+        if not a.kinds or kind in a.kinds:
+            for path in a.paths:
+                out[path] = f"{a.name} (new since protocol {version})"
+    return out

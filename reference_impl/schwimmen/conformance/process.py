@@ -3,9 +3,13 @@
 The harness must outlive whatever the other side does. Every request gets exactly one
 answer from this class, never an exception, and no wait is longer than the timeout:
 
-* the process runs in a session of its own, and ending it ends its whole process group
-  and every process that inherited its marker (a grandchild that holds the pipes, a
-  daemon it forked), so nothing it started outlives the harness;
+* the process runs in a session of its own, and ending it ends its whole process group,
+  every descendant (found through ``/proc``, also one that called ``setsid``), and every
+  process that inherited its marker (a grandchild that holds the pipes, a daemon it
+  forked). On Linux the harness is a child subreaper (``PR_SET_CHILD_SUBREAPER``), so a
+  descendant orphaned by its parent's exit is re-parented to the harness instead of
+  init and is still found, even with its environment cleared; :func:`end_all` ends
+  whatever is left, for a command to call once at its end;
 * all reads and writes go through non-blocking pipes and one ``select`` with a deadline:
   an implementation that stops reading its input, or never answers, times out;
 * no answer within the timeout, an exit, a reply that is not strict JSON, not one line,
@@ -20,6 +24,8 @@ answer from this class, never an exception, and no wait is longer than the timeo
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import json
 import math
 import os
@@ -29,17 +35,19 @@ import selectors
 import shlex
 import signal
 import subprocess
+import sys
+import threading
 import time
-from collections.abc import Mapping, Sequence
+import weakref
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from schwimmen.conformance.fields import unknown_fields
+from schwimmen.conformance.fields import PROTOCOL_VERSION, VERSIONS, unknown_fields
 from schwimmen.spec.validation import load_schema
 
-PROTOCOL_VERSION = 1
 MAX_LINE = 4 * 1024 * 1024
 STDERR_TAIL = 64 * 1024
 MAX_DEPTH = 64
@@ -63,6 +71,9 @@ class Started:
     """It plays rules of its own whatever a case names (PROTOCOL.md, start): its answer to a
     position is judged against every ruleset's expectations, and it claims no ruleset."""
     raw: Mapping[str, Any] = field(default_factory=dict)
+    protocol: int = PROTOCOL_VERSION
+    """The protocol version of its start answer: an adapter of an earlier version is not
+    failed on checks added since (``fields.added_since``)."""
 
 
 @dataclass(frozen=True)
@@ -205,11 +216,159 @@ def _marked_pids(token: str) -> list[int]:
     return found
 
 
+_PR_SET_CHILD_SUBREAPER = 36
+_REAPER: list[bool] = []  # [whether it worked], once per process
+_REAPER_LOCK = threading.Lock()
+_LIVE: weakref.WeakSet[_Pipes] = weakref.WeakSet()
+_IMPLEMENTATIONS: weakref.WeakSet[ProcessImplementation] = weakref.WeakSet()
+_TOKENS: set[str] = set()  # every marker this process gave out
+
+
+def become_subreaper() -> bool:
+    """Make this process a child subreaper (Linux): a descendant whose parent exits is
+    re-parented to it rather than to init, so the harness can still find and end it.
+    Done once per process; False where the system has no such thing."""
+    with _REAPER_LOCK:
+        if not _REAPER:
+            ok = False
+            if sys.platform.startswith("linux"):
+                try:
+                    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+                    ok = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+                except (OSError, AttributeError):
+                    ok = False
+            _REAPER.append(ok)
+        return _REAPER[0]
+
+
+def _processes() -> dict[int, tuple[int, int]]:
+    """Every process as pid → (parent pid, session id), from /proc (Linux; elsewhere none)."""
+    table = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return {}
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            table[int(entry)] = (int(fields[1]), int(fields[3]))
+        except (OSError, IndexError, ValueError):
+            continue
+    return table
+
+
+def _descendants(roots: set[int], table: Mapping[int, tuple[int, int]]) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found: set[int] = set()
+    stack = list(roots)
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            if child not in found:
+                found.add(child)
+                stack.append(child)
+    return found
+
+
+def _marker(pid: int) -> str | None:
+    """The run marker in a process's environment, or None (none, or not readable)."""
+    prefix = f"{MARKER}=".encode()
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as handle:
+            environ = handle.read()
+    except OSError:
+        return None
+    for item in environ.split(b"\0"):
+        if item.startswith(prefix):
+            return item[len(prefix) :].decode("ascii", "replace")
+    return None
+
+
+def _orphans(table: Mapping[int, tuple[int, int]], token: str | None) -> set[int]:
+    """Processes re-parented to this (subreaper) process that an implementation left: our
+    children that we did not start ourselves and that left our session. One that carries
+    the marker of another implementation still running is that one's to end; with
+    ``token`` None (the end of everything) none is spared."""
+    me = os.getpid()
+    mine = {p.proc.pid for p in list(_LIVE)}
+    session = os.getsid(0)
+    live = {p.token for p in list(_LIVE) if not p.closed}
+    out = set()
+    for pid, (parent, sid) in table.items():
+        if parent != me or pid in mine or sid == session:
+            continue
+        marker = _marker(pid)
+        if token is not None and marker is not None and marker != token and marker in live:
+            continue
+        out.add(pid)
+    return out
+
+
+def _end(pids: set[int], table: Mapping[int, tuple[int, int]]) -> None:
+    """SIGKILL each, and reap those that are this process's children (orphans that came
+    to it as subreaper), so that none is left as a zombie."""
+    me = os.getpid()
+    for pid in pids:
+        if pid != me:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+    for pid in pids:
+        if table.get(pid, (0, 0))[0] == me:
+            for _ in range(50):
+                try:
+                    done, _ = os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    break
+                if done:
+                    break
+                time.sleep(0.01)
+
+
+def end_all() -> int:
+    """End every process the implementations of this process started and left: stop every
+    implementation still running, then kill every process carrying a marker this process
+    gave out, every orphan re-parented to it, and their descendants. For a command to call
+    once at its end (the harness ends each implementation itself when it is done with it).
+    Returns how many processes were ended besides the implementations."""
+    for implementation in list(_IMPLEMENTATIONS):
+        implementation.stop()
+    for pipes in list(_LIVE):
+        pipes.close()
+    ended: set[int] = set()
+    for _ in range(3):
+        table = _processes()
+        targets = _orphans(table, None)
+        targets |= {pid for pid in table if _TOKENS and _marker(pid) in _TOKENS}
+        targets |= _descendants(targets, table)
+        targets.discard(os.getpid())
+        targets -= ended
+        if not targets:
+            break
+        _end(targets, table)
+        ended |= targets
+    return len(ended)
+
+
+@contextlib.contextmanager
+def ending_all() -> Iterator[None]:
+    """``with ending_all(): ...``: :func:`end_all` when the block is left, however."""
+    try:
+        yield
+    finally:
+        end_all()
+
+
 class _Pipes:
     """One running process and its three non-blocking pipes."""
 
     def __init__(self, argv: Sequence[str], cwd: str | None, max_line: int) -> None:
+        become_subreaper()
         self.token = secrets.token_hex(8)
+        _TOKENS.add(self.token)
         env = dict(os.environ)
         env.setdefault("PYTHONUNBUFFERED", "1")
         env[MARKER] = self.token
@@ -222,6 +381,7 @@ class _Pipes:
             env=env,
             start_new_session=True,
         )
+        _LIVE.add(self)
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self.fd_in = self.proc.stdin.fileno()
         self.fd_out = self.proc.stdout.fileno()
@@ -380,14 +540,25 @@ class _Pipes:
             return None
 
     def signal_all(self) -> None:
-        """Kill the process group and every marked process (safe from any thread)."""
-        with contextlib.suppress(OSError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            self.proc.kill()
-        for pid in _marked_pids(self.token):
+        """Kill the process group, every descendant (also those that left the group and
+        the session), every marked process and every orphan it left to this process (safe
+        from any thread). Descendants are found before the kill: once the process is
+        dead, its children are orphans, found as such."""
+        ended: set[int] = set()
+        for _ in range(3):  # a process may fork while we look
+            table = _processes()
+            targets = _descendants({self.proc.pid}, table) | set(_marked_pids(self.token))
+            targets |= _orphans(table, self.token)
+            targets |= _descendants(targets, table)
+            targets -= ended | {os.getpid(), self.proc.pid}
             with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                self.proc.kill()
+            if not targets:
+                break
+            _end(targets, table)
+            ended |= targets
 
     def close(self) -> None:
         if self.closed:
@@ -432,8 +603,16 @@ class ProcessImplementation:
         self.start_error: str | None = None
         self._result_validator = _validator("result") if validate else None
         self._started_validator = _validator("started")
+        self.ask = PROTOCOL_VERSION  # the version a start asks for
+        self._refused_version = False
+        _IMPLEMENTATIONS.add(self)
 
     # ------------------------------------------------------------------ process
+    def stop(self) -> None:
+        """End the process and all it started, without asking; the next request starts
+        it again."""
+        self._kill()
+
     def _kill(self) -> None:
         pipes, self.pipes = self.pipes, None
         self.started = None
@@ -486,10 +665,23 @@ class ProcessImplementation:
 
     # ------------------------------------------------------------------ protocol
     def start(self) -> Started | None:
-        """Start the process and shake hands; None (with ``start_error``) if it fails."""
+        """Start the process and shake hands; None (with ``start_error``) if it fails.
+
+        The harness asks for version 2; an implementation that refuses the start over the
+        version (an adapter written for version 1 that accepts nothing else) is started
+        again and asked for version 1, and every later start of it asks for that."""
         if self.started is not None and self.pipes is not None:
             return self.started
+        started = self._start(self.ask)
+        if started is None and self.ask != 1 and self._refused_version:
+            started = self._start(1)
+            if started is not None:
+                self.ask = 1
+        return started
+
+    def _start(self, version: int) -> Started | None:
         self._kill()
+        self._refused_version = False
         try:
             self.pipes = _Pipes(self.argv, self.cwd, self.max_line)
         except (OSError, ValueError) as exc:
@@ -497,8 +689,13 @@ class ProcessImplementation:
             return None
         deadline = time.monotonic() + self.start_timeout
         try:
-            self._send({"cmd": "start", "version": PROTOCOL_VERSION}, deadline)
+            self._send({"cmd": "start", "version": version}, deadline)
             reply = self._receive(deadline, self.start_timeout)
+            self._refused_version = (
+                isinstance(reply, dict)
+                and reply.get("ok") is False
+                and "version" in str(reply.get("message", "")).lower()
+            )
             self.started = self._check_started(reply)
         except BadLine as exc:
             self.start_error = str(exc)
@@ -512,10 +709,11 @@ class ProcessImplementation:
             message = reply.get("message") if isinstance(reply, dict) else None
             shown = message if isinstance(message, str) else json.dumps(reply)[:200]
             raise BadLine(f"the implementation refused to start: {shown}")
-        if reply.get("version") != PROTOCOL_VERSION:
+        version = reply.get("version")
+        if type(version) is not int or version not in VERSIONS:
             raise BadLine(
-                f"protocol version {json.dumps(reply.get('version'))}, "
-                f"the harness speaks {PROTOCOL_VERSION}"
+                f"protocol version {json.dumps(version)[:40]}, the harness speaks "
+                f"{PROTOCOL_VERSION} (and accepts {', '.join(map(str, VERSIONS))})"
             )
         declared = reply.get("not_reported", [])
         if not isinstance(declared, list):
@@ -541,6 +739,7 @@ class ProcessImplementation:
             not_reported=frozenset(reply.get("not_reported", ())),
             fixed_rules=reply.get("fixed_rules") is True,
             raw=reply,
+            protocol=version,
         )
 
     def _stray(self) -> str | None:

@@ -24,12 +24,27 @@ run; a project claims the rulesets its engine implements once, either in its ini
 or from its ``conftest.py`` with the hook ``pytest_schwimmen_rulesets(config)``, which
 returns the list (or None to leave the choice to the ini option). The command line wins
 over the hook, the hook over the ini option.
+
+The adapter function runs in a worker process of its own (forked once per session, where
+the system can fork), so that it cannot take pytest down or hang it: a case whose adapter
+call exits the process (``os._exit``, a crash) or does not answer within
+``--schwimmen-timeout`` seconds (default 10, like the harness) is a pytest error with the
+reason, and the worker is started again for the next case. A session in which cases ran
+and none was judged (all skipped, all errored) fails with one line that says why: a
+verdict claims only what was judged.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import json
+import os
+import selectors
+import signal
+import time
 import traceback
+from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -52,6 +67,157 @@ SUITE = "schwimmen"
 
 _SELECTED = pytest.StashKey[list[str] | None]()
 """The ``schwimmen::...`` arguments of this run, without the prefix; None when none was given."""
+_TALLY = pytest.StashKey["Tally"]()
+"""What the session's cases came to, for the verdict at its end."""
+TIMEOUT = 10.0
+"""Seconds per case by default, as ``schwimmen conformance --timeout``."""
+
+
+class Tally:
+    """The statuses of the cases that ran, and their messages (for the one line why)."""
+
+    def __init__(self) -> None:
+        self.statuses: Counter[Status] = Counter()
+        self.messages: list[str] = []
+
+    def add(self, result: CaseResult) -> None:
+        self.statuses[result.status] += 1
+        if not result.judged:
+            self.messages.append(result.message)
+
+    def nothing_judged(self) -> str | None:
+        """The line why, when cases ran and none was judged; None otherwise."""
+        ran = sum(self.statuses.values())
+        judged = self.statuses[Status.PASSED] + self.statuses[Status.FAILED]
+        if not ran or judged:
+            return None
+        parts = [f"{n} {s.value}" for s, n in sorted(self.statuses.items()) if n]
+        common = ""
+        if self.messages:
+            text, n = Counter(self.messages).most_common(1)[0]
+            text = text if len(text) <= 160 else text[:157] + "..."
+            common = f" (most often: {text!r}, {n}x)"
+        return (
+            f"schwimmen: nothing was judged: of {ran} cases, {', '.join(parts)}{common}; "
+            "a run that judged nothing is not green"
+        )
+
+
+class Worker:
+    """The adapter function in a forked process of its own, one request at a time.
+
+    Requests and answers go as JSON lines over two pipes. The worker is started on the
+    first case and again after a crash or a timeout; where the system cannot fork, the
+    adapter is called in this process (without that protection)."""
+
+    def __init__(self, adapter: Adapter, timeout: float) -> None:
+        self.adapter = adapter
+        self.timeout = timeout
+        self.pid: int | None = None
+        self.to_child = -1
+        self.from_child = -1
+        self.buffer = b""
+
+    def _start(self) -> None:
+        request_read, request_write = os.pipe()
+        answer_read, answer_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the worker: never returns into pytest
+            os.close(request_write)
+            os.close(answer_read)
+            code = 0
+            try:
+                _serve(self.adapter, request_read, answer_write)
+            except BaseException:  # the worker ends here, whatever happened
+                code = 1
+            os._exit(code)
+        os.close(request_read)
+        os.close(answer_write)
+        self.pid, self.to_child, self.from_child, self.buffer = pid, request_write, answer_read, b""
+
+    def stop(self) -> None:
+        pid, self.pid = self.pid, None
+        for fd in (self.to_child, self.from_child):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.to_child = self.from_child = -1
+        if pid is not None:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+    def _exit_text(self) -> str:
+        pid, self.pid = self.pid, None
+        code = None
+        if pid is not None:
+            with contextlib.suppress(ChildProcessError):
+                _, status = os.waitpid(pid, 0)
+                code = os.waitstatus_to_exitcode(status)
+        self.stop()
+        shown = f" (exit code {code})" if code is not None else ""
+        return (
+            f"the adapter's process exited{shown} during the case (it crashed or called os._exit)"
+        )
+
+    def call(self, request: Mapping[str, Any]) -> tuple[Mapping[str, Any], list[str]]:
+        """The adapter's answer and, when it raised, its traceback; a crash or a timeout is
+        an errored answer that says so, and the worker is restarted for the next case."""
+        if not hasattr(os, "fork"):
+            return _call(self.adapter, request)
+        if self.pid is None:
+            self._start()
+        try:
+            os.write(self.to_child, (json.dumps(request) + "\n").encode())
+        except OSError:
+            return _errored(self._exit_text()), []
+        deadline = time.monotonic() + self.timeout
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.stop()
+                message = (
+                    f"the adapter did not answer within {self.timeout:g} s (timed out; "
+                    "--schwimmen-timeout); its process was ended and is started again"
+                )
+                return _errored(message), []
+            with selectors.DefaultSelector() as waiting:
+                waiting.register(self.from_child, selectors.EVENT_READ)
+                ready = waiting.select(left)
+            if ready:
+                chunk = os.read(self.from_child, 1 << 16)
+                if not chunk:
+                    return _errored(self._exit_text()), []
+                self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        reply = json.loads(line)
+        return reply["answer"], list(reply["traceback"])
+
+
+def _errored(message: str) -> dict[str, Any]:
+    return {"status": "errored", "message": message}
+
+
+def _call(adapter: Adapter, request: Mapping[str, Any]) -> tuple[Mapping[str, Any], list[str]]:
+    try:
+        return adapter(request), []
+    except Exception as exc:  # the engine under test may raise anything
+        return _errored(f"{type(exc).__name__}: {exc}"), _traceback(exc)
+
+
+def _serve(adapter: Adapter, requests: int, answers: int) -> None:
+    """The worker's loop: a request per line in, ``{"answer", "traceback"}`` per line out."""
+    with os.fdopen(requests, "rb") as source, os.fdopen(answers, "wb") as sink:
+        for line in source:
+            answer, lines = _call(adapter, json.loads(line))
+            try:
+                text = json.dumps({"answer": dict(answer), "traceback": lines})
+            except (TypeError, ValueError) as exc:
+                message = f"the adapter's answer is no JSON data: {exc}"
+                text = json.dumps({"answer": _errored(message), "traceback": []})
+            sink.write(text.encode() + b"\n")
+            sink.flush()
 
 
 class Hookspecs:
@@ -84,6 +250,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "and every house rule)",
     )
     group.addoption("--schwimmen-k", metavar="PATTERN", help="only fixtures matching PATTERN")
+    group.addoption(
+        "--schwimmen-timeout",
+        type=float,
+        default=TIMEOUT,
+        metavar="SECONDS",
+        help=f"seconds the adapter may take per case (default {TIMEOUT:g}); beyond, the case "
+        "is an error and the adapter's process is started again",
+    )
     parser.addini(
         "schwimmen_rulesets",
         type="args",
@@ -97,6 +271,7 @@ def pytest_configure(config: pytest.Config) -> None:
     name cases of the suite, not files, and pytest would refuse them as missing files."""
     if not config.getoption("--schwimmen-adapter"):
         return
+    config.stash[_TALLY] = Tally()
     selected = [arg for arg in config.args if _names_the_suite(arg)]
     if selected:
         config.args[:] = [arg for arg in config.args if not _names_the_suite(arg)]
@@ -124,11 +299,39 @@ def pytest_make_collect_report(
                 collector,
                 name=SUITE,
                 nodeid=SUITE,
-                adapter=load_adapter(spec),
+                adapter=_worker(collector.config, load_adapter(spec)),
                 selected=collector.config.stash.get(_SELECTED, None),
             )
         )
     return report
+
+
+_WORKER = pytest.StashKey[Worker]()
+
+
+def _worker(config: pytest.Config, adapter: Adapter) -> Worker:
+    worker = config.stash.get(_WORKER, None)
+    if worker is None:
+        worker = config.stash[_WORKER] = Worker(adapter, config.getoption("--schwimmen-timeout"))
+    return worker
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Ends the worker; a session whose cases judged nothing fails."""
+    worker = session.config.stash.get(_WORKER, None)
+    if worker is not None:
+        worker.stop()
+    tally = session.config.stash.get(_TALLY, None)
+    if tally is not None and tally.nothing_judged() and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    tally = config.stash.get(_TALLY, None)
+    line = tally.nothing_judged() if tally is not None else None
+    if line:
+        terminalreporter.write_line(line, red=True, bold=True)
 
 
 def load_adapter(spec: str) -> Adapter:
@@ -160,7 +363,7 @@ class CaseFailed(Exception):
 class ConformanceSuite(pytest.Collector):
     """Every case of the suite to run, one item each."""
 
-    def __init__(self, *, adapter: Adapter, selected: list[str] | None, **kwargs: Any) -> None:
+    def __init__(self, *, adapter: Worker, selected: list[str] | None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.adapter = adapter
         self.selected = selected
@@ -211,7 +414,7 @@ class ConformanceCase(pytest.Item):
         fixture: Fixture,
         case: Case,
         ruleset: Ruleset,
-        adapter: Adapter,
+        adapter: Worker,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -225,13 +428,11 @@ class ConformanceCase(pytest.Item):
         """Asks the engine and judges its answer before the test proper: pytest reports
         what goes wrong in setup as an error, and an errored case is one the engine could
         not answer, so it is an error, not a failure, in pytest's terms too."""
-        engine_traceback: list[str] = []
-        try:
-            answer = self.adapter(self.fixture.request(self.ruleset))
-        except Exception as exc:  # the engine under test may raise anything
-            answer = {"status": "errored", "message": f"{type(exc).__name__}: {exc}"}
-            engine_traceback = _traceback(exc)
+        answer, engine_traceback = self.adapter.call(self.fixture.request(self.ruleset))
         self.result = judge(self.fixture, self.case, self.ruleset, answer)
+        tally = self.config.stash.get(_TALLY, None)
+        if tally is not None:
+            tally.add(self.result)
         if self.result.status is Status.ERRORED:
             lines = failure_text(self.result)
             if engine_traceback:

@@ -163,7 +163,7 @@ def _one(result: CaseResult, m: Mismatch) -> Shown:
             f"{m.path}: {names} must be legal, but {verb} not offered (offered: {offered})"
         )
     return Shown(
-        f"{m.path}{_step_text(result, m.path)}",
+        f"{m.path}{_step_text(result, m.path)}" + (f" ({m.note})" if m.note else ""),
         printable(show(m.expected)),
         printable(show(m.actual)),
     )
@@ -323,6 +323,13 @@ def print_pretty(console: Console, suite: SuiteResult, *, show_passed: bool = Fa
     for kind, row in suite.by_kind().items():
         kinds.add_row(kind, *(str(row[c]) for c in KIND_COLUMNS))
     console.print(kinds)
+    if suite.fixed_rules:
+        console.print(_agreement_table(suite))
+    if suite.version_line():
+        console.print(Text(f"{name} {suite.version_line()}.", style="yellow"))
+    unclaimed = suite.unclaimed_line()
+    if suite.named and unclaimed and unclaimed not in suite.verdict().line:
+        console.print(Text(unclaimed, style="yellow"))
     unjudged = _unjudged_counts(suite.results)
     if unjudged:
         declared = ", ".join(f"{f} ({n} cases)" for f, n in unjudged.items())
@@ -342,6 +349,30 @@ def print_pretty(console: Console, suite: SuiteResult, *, show_passed: bool = Fa
         f"{judged} judged: {totals['passed']} passed, {totals['failed']} failed; "
         f"{totals['errored']} errored, {totals['skipped']} skipped"
     )
+
+
+def fixed_rules_line(suite: SuiteResult) -> str:
+    """What a run of a fixed-rules engine shows: agreement with each ruleset, not a claim."""
+    name = printable(str(suite.implementation.get("name", "?")))
+    errored = f", {suite.positions_errored} of them errored" if suite.positions_errored else ""
+    return (
+        f"{name} plays rules of its own (fixed_rules): {suite.positions} positions were sent"
+        f"{errored}, each answer judged against every ruleset; the table says how far its "
+        "answers agree with each, not which ruleset it plays"
+    )
+
+
+def _agreement_table(suite: SuiteResult) -> Table:
+    table = Table(title=fixed_rules_line(suite))
+    table.add_column("ruleset", style="bold", no_wrap=True)
+    for column in KIND_COLUMNS:
+        style = STYLE[Status(column)] if column != "judged" else "bold"
+        table.add_column(column, justify="right", style=style)
+    table.add_column("agrees on")
+    for row in suite.agreement():
+        cells = [str(getattr(row, c)) for c in KIND_COLUMNS]
+        table.add_row(row.ruleset, *cells, row.short(), style="green" if row.full else "")
+    return table
 
 
 def rulesets_line(suite: SuiteResult) -> str:
@@ -404,6 +435,12 @@ def to_json(suite: SuiteResult) -> dict[str, Any]:
         "by_kind": suite.by_kind(),
         "by_ruleset_kind": suite.by_ruleset_kind(),
         "rulesets_named": suite.named,
+        "fixed_rules": suite.fixed_rules,
+        "protocol": suite.protocol,
+        "protocol_note": suite.version_line(),
+        "positions": suite.positions,
+        "positions_errored": suite.positions_errored,
+        "agreement": [a.to_json() for a in suite.agreement()] if suite.fixed_rules else [],
         "not_reported": list(suite.not_reported),
         "load_errors": [str(e) for e in suite.load_errors],
         "results": [
@@ -421,6 +458,7 @@ def to_json(suite: SuiteResult) -> dict[str, Any]:
                         "step": _step_text(r, m.path).strip(" ()") or None,
                         "expected": _plain(m.expected),
                         "actual": _plain(m.actual),
+                        **({"note": m.note} if m.note else {}),
                     }
                     for m in r.mismatches
                 ],
@@ -485,6 +523,22 @@ def to_junit(suite: SuiteResult) -> str:
     for kind, row in suite.by_kind().items():
         for column in KIND_COLUMNS:
             ET.SubElement(properties, "property", name=f"{kind}.{column}", value=str(row[column]))
+    if suite.fixed_rules:
+        ET.SubElement(
+            properties, "property", name="fixed_rules", value=_xml(fixed_rules_line(suite))
+        )
+        ET.SubElement(properties, "property", name="positions", value=str(suite.positions))
+        for a in suite.agreement():
+            for column in KIND_COLUMNS:
+                name = f"agreement.{a.ruleset}.{column}"
+                ET.SubElement(
+                    properties, "property", name=_xml(name), value=str(getattr(a, column))
+                )
+            ET.SubElement(
+                properties, "property", name=_xml(f"agreement.{a.ruleset}"), value=_xml(a.line())
+            )
+    if suite.version_line():
+        ET.SubElement(properties, "property", name="protocol", value=_xml(suite.version_line()))
     return ET.tostring(root, encoding="unicode")
 
 
@@ -511,6 +565,19 @@ def to_markdown(suite: SuiteResult) -> str:
     lines += ["", "| kind | " + " | ".join(KIND_COLUMNS) + " |", "|---|" + "---:|" * 5]
     for kind, row in suite.by_kind().items():
         lines.append(f"| {kind} | " + " | ".join(str(row[c]) for c in KIND_COLUMNS) + " |")
+    if suite.version_line():
+        lines += ["", f"{name} {suite.version_line()}."]
+    if suite.fixed_rules:
+        lines += [
+            "",
+            f"{fixed_rules_line(suite)}.",
+            "",
+            "| ruleset | " + " | ".join(KIND_COLUMNS) + " | agreement |",
+        ]
+        lines.append("|---|" + "---:|" * 5 + "---|")
+        for a in suite.agreement():
+            cells = " | ".join(str(getattr(a, c)) for c in KIND_COLUMNS)
+            lines.append(f"| {a.ruleset} | {cells} | {a.line()} |")
     bad = [r for r in suite.results if r.status in (Status.FAILED, Status.ERRORED)]
     if bad:
         lines += ["", "## Failures", ""]

@@ -14,8 +14,12 @@ from enum import StrEnum
 from typing import Any
 
 from schwimmen.conformance.compare import BadReply, Mismatch, compare
-from schwimmen.conformance.fixtures import Case, Fixture
+from schwimmen.conformance.fields import PROTOCOL_VERSION, excused
+from schwimmen.conformance.fixtures import Case, Fixture, parameter_values
 from schwimmen.spec.model import Ruleset
+
+# The kinds whose outcome values are those of the position's hands as dealt.
+POSITION_VALUES = ("hand-evaluation", "showdown")
 
 Implementation = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 
@@ -93,11 +97,14 @@ def judge(
     ruleset: Ruleset,
     answer: Mapping[str, Any],
     not_reported: frozenset[str] = frozenset(),
+    protocol: int = PROTOCOL_VERSION,
 ) -> CaseResult:
-    """The verdict on one answer. Never raises: an answer that cannot be judged (a field
-    of the wrong type, anything unforeseen) is an errored case with the reason."""
+    """The verdict on one answer. Never raises: an answer that cannot be judged (not the
+    protocol's shape, anything unforeseen) is an errored case with the reason. An adapter
+    of an earlier ``protocol`` version is not failed on checks added since."""
     try:
-        return replace(_judge(fixture, case, ruleset, answer, not_reported), spec=ruleset)
+        result = _judge(fixture, case, ruleset, answer, not_reported, protocol)
+        return replace(result, spec=ruleset)
     except BadReply as exc:
         message = f"the answer cannot be judged: {exc}"
     except Exception as exc:  # whatever an implementation sends must not end the run
@@ -113,6 +120,7 @@ def _judge(
     ruleset: Ruleset,
     answer: Mapping[str, Any],
     not_reported: frozenset[str],
+    protocol: int,
 ) -> CaseResult:
     status = answer.get("status")
     if status == "skipped":
@@ -126,7 +134,16 @@ def _judge(
         message = "an ok answer without an outcome object"
         return CaseResult(fixture, case, ruleset.id, Status.ERRORED, message=message)
     steps = len(fixture.setup.get("steps", ()))
-    verdict = compare(case.expect, outcome, steps, not_reported)
+    dealt = fixture.setup.get("hands") if fixture.kind in POSITION_VALUES else None
+    verdict = compare(
+        case.expect,
+        outcome,
+        steps,
+        not_reported,
+        parameters=parameter_values(ruleset),
+        hands=dealt,
+        excused=excused(protocol, fixture.kind),
+    )
     unjudged = tuple(sorted(verdict.unjudged))
     if verdict.mismatches:
         status_ = Status.FAILED

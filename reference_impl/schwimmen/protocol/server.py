@@ -22,7 +22,10 @@ from typing import IO, Any
 
 from schwimmen import __version__
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+"""The newest version the server speaks; it answers a start with the version asked for
+when it is one of :data:`VERSIONS`."""
+VERSIONS = (1, 2)
 
 MAX_LINE = 4 * 1024 * 1024
 """The longest request line read, in bytes: the harness reads answers up to the same
@@ -44,12 +47,17 @@ class BadRequest(ValueError):
 
 
 def started(
-    name: str, version: str, rulesets: list[str], any_ruleset: bool, fixed_rules: bool = False
+    name: str,
+    version: str,
+    rulesets: list[str],
+    any_ruleset: bool,
+    fixed_rules: bool = False,
+    protocol: int = PROTOCOL_VERSION,
 ) -> dict[str, Any]:
     """The start answer; ``fixed_rules`` claims no ruleset at all (PROTOCOL.md, start)."""
     answer: dict[str, Any] = {
         "ok": True,
-        "version": PROTOCOL_VERSION,
+        "version": protocol,
         "implementation": {"name": name, "version": version, "language": "python"},
         "rulesets": [] if fixed_rules else rulesets,
         "any_ruleset": any_ruleset and not fixed_rules,
@@ -94,12 +102,14 @@ def handle(
         return None
     if cmd == "start":
         version = message.get("version")
-        if type(version) is not int or version != PROTOCOL_VERSION:
-            return {"ok": False, "message": f"protocol version {PROTOCOL_VERSION} only"}
+        if type(version) is not int or version not in VERSIONS:
+            known = " and ".join(map(str, VERSIONS))
+            return {"ok": False, "message": f"protocol versions {known} only"}
         from schwimmen.spec.loader import Catalog
 
         catalog = Catalog.load()
-        return started(name, __version__, catalog.standard_names(), True, fixed_rules)
+        names = catalog.standard_names()
+        return started(name, __version__, names, True, fixed_rules, version)
     seq, problem = _seq(message)
     if cmd != "run":
         if cmd is None:
