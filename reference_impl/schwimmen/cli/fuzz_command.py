@@ -22,6 +22,7 @@ from pathlib import Path
 
 from schwimmen.cli import argtypes
 from schwimmen.conformance.fuzz import GRACE, FuzzOptions, FuzzReport, fuzz
+from schwimmen.conformance.process import ending_all
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.printable import printable
@@ -155,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None
     try:
-        report = fuzz(catalog, ruleset, options, say)
+        with ending_all():
+            report = fuzz(catalog, ruleset, options, say)
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
