@@ -107,3 +107,25 @@ def test_a_mutant_changes_only_what_it_is_asked_and_registers_nothing(catalog: C
     with pytest.raises(SpecErrors) as info:
         catalog.mutant("pagat", {"penalties.lowest": "two"})
     assert "penalties.lowest" in str(info.value.errors[0])
+
+
+def test_feuer_on_its_holders_move_has_no_penalty_at_the_deal(catalog: Catalog) -> None:
+    """Where dealt Feuer and 31 wait for their holder's move, nothing ends a round at the
+    deal, so the penalties at the deal do not apply; a house rule that sets them on top is
+    rejected, naming the parameter that makes them inapplicable."""
+    waiting = catalog.resolve("pagat+feuer-and-thirty-one-on-own-move")
+    values = waiting.values()
+    assert values["three_aces.at_deal"] == "on-own-move"
+    assert values["maximum.at_deal"] == "on-own-move"
+    assert "three_aces.penalty_at_deal" not in values
+    assert "maximum.penalty_at_deal" not in values
+    assert "three_aces.penalty_at_deal" in catalog.resolve("pagat").values()
+    with pytest.raises(SpecErrors) as info:
+        catalog.resolve("pagat+feuer-and-thirty-one-on-own-move+thirty-one-at-deal")
+    assert "three_aces.at_deal" in str(info.value) or "maximum.at_deal" in str(info.value)
+
+
+def test_every_ruleset_with_feuer_says_when_dealt_feuer_acts(catalog: Catalog) -> None:
+    for name in catalog.standard_names():
+        values = catalog.resolve(name).values()
+        assert ("three_aces.at_deal" in values) == (values["three_aces.kind"] == "feuer"), name

@@ -573,8 +573,8 @@ _PARAMETERS: tuple[Parameter, ...] = (
             "counts-as-maximum": "It counts as the maximum (31) and is treated exactly like one.",
             "fixed-points": "It counts the points of three_aces.points at the showdown and has no "
             "other effect.",
-            "feuer": "Feuer: shown at once, at the deal or when completed by a move (U13), it "
-            "ends the round and its own penalty applies.",
+            "feuer": "Feuer: shown at once when completed by a move, and at the deal as "
+            "three_aces.at_deal says (U13), it ends the round and its own penalty applies.",
             "punishes-all-without-special": "At the showdown every player without a special hand "
             "loses, instead of the lowest (Tri Palki).",
         },
