@@ -110,19 +110,20 @@ def test_a_mutant_changes_only_what_it_is_asked_and_registers_nothing(catalog: C
 
 
 def test_feuer_on_its_holders_move_has_no_penalty_at_the_deal(catalog: Catalog) -> None:
-    """Where dealt Feuer and 31 wait for their holder's move, nothing ends a round at the
-    deal, so the penalties at the deal do not apply; a house rule that sets them on top is
-    rejected, naming the parameter that makes them inapplicable."""
-    waiting = catalog.resolve("pagat+feuer-and-thirty-one-on-own-move")
-    values = waiting.values()
-    assert values["three_aces.at_deal"] == "on-own-move"
-    assert values["maximum.at_deal"] == "on-own-move"
-    assert "three_aces.penalty_at_deal" not in values
-    assert "maximum.penalty_at_deal" not in values
-    assert "three_aces.penalty_at_deal" in catalog.resolve("pagat").values()
-    with pytest.raises(SpecErrors) as info:
-        catalog.resolve("pagat+feuer-and-thirty-one-on-own-move+thirty-one-at-deal")
-    assert "three_aces.at_deal" in str(info.value) or "maximum.at_deal" in str(info.value)
+    """Where dealt Feuer or 31 waits for its holder's move, nothing ends a round at the
+    deal on it, so its penalty at the deal does not apply; a house rule that sets it on top
+    is rejected, naming the parameter that makes it inapplicable."""
+    pagat = catalog.resolve("pagat").values()
+    for house_rule, param, penalty in (
+        ("feuer-on-own-move", "three_aces.at_deal", "three_aces.penalty_at_deal"),
+        ("thirty-one-on-own-move", "maximum.at_deal", "maximum.penalty_at_deal"),
+    ):
+        values = catalog.resolve(f"pagat+{house_rule}").values()
+        assert values[param] == "on-own-move"
+        assert penalty not in values and penalty in pagat
+        with pytest.raises(SpecErrors) as info:
+            catalog.resolve(f"pagat+{house_rule}+thirty-one-at-deal")
+        assert param in str(info.value)
 
 
 def test_every_ruleset_with_feuer_says_when_dealt_feuer_acts(catalog: Catalog) -> None:

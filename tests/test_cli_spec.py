@@ -112,11 +112,16 @@ def test_diff_altenburg_pagat_shows_the_disagreements_with_quotes(
         ("loser-deals", {"match.dealer_rotation": ("clockwise", "loser")}),
         ("nobody-wins-when-all-go-out", {"match.everyone_out": ("replay-round", "no-winner")}),
         (
-            "feuer-and-thirty-one-on-own-move",
+            "thirty-one-on-own-move",
             {
                 "maximum.at_deal": ("must-show", "on-own-move"),
-                "three_aces.at_deal": ("must-show", "on-own-move"),
                 "maximum.penalty_at_deal": ({"kind": "showdown"}, None),
+            },
+        ),
+        (
+            "feuer-on-own-move",
+            {
+                "three_aces.at_deal": ("must-show", "on-own-move"),
                 "three_aces.penalty_at_deal": ({"kind": "all-others", "lives": 1}, None),
             },
         ),
