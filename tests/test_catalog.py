@@ -107,3 +107,26 @@ def test_a_mutant_changes_only_what_it_is_asked_and_registers_nothing(catalog: C
     with pytest.raises(SpecErrors) as info:
         catalog.mutant("pagat", {"penalties.lowest": "two"})
     assert "penalties.lowest" in str(info.value.errors[0])
+
+
+def test_feuer_on_its_holders_move_has_no_penalty_at_the_deal(catalog: Catalog) -> None:
+    """Where dealt Feuer or 31 waits for its holder's move, nothing ends a round at the
+    deal on it, so its penalty at the deal does not apply; a house rule that sets it on top
+    is rejected, naming the parameter that makes it inapplicable."""
+    pagat = catalog.resolve("pagat").values()
+    for house_rule, param, penalty in (
+        ("feuer-on-own-move", "three_aces.at_deal", "three_aces.penalty_at_deal"),
+        ("thirty-one-on-own-move", "maximum.at_deal", "maximum.penalty_at_deal"),
+    ):
+        values = catalog.resolve(f"pagat+{house_rule}").values()
+        assert values[param] == "on-own-move"
+        assert penalty not in values and penalty in pagat
+        with pytest.raises(SpecErrors) as info:
+            catalog.resolve(f"pagat+{house_rule}+thirty-one-at-deal")
+        assert param in str(info.value)
+
+
+def test_every_ruleset_with_feuer_says_when_dealt_feuer_acts(catalog: Catalog) -> None:
+    for name in catalog.standard_names():
+        values = catalog.resolve(name).values()
+        assert ("three_aces.at_deal" in values) == (values["three_aces.kind"] == "feuer"), name

@@ -106,6 +106,64 @@ def test_diff_altenburg_pagat_shows_the_disagreements_with_quotes(
     assert code == 0 and "Altenburg zählt als 31 auch drei Asse" in text
 
 
+@pytest.mark.parametrize(
+    ("house_rule", "expected"),
+    [
+        ("loser-deals", {"match.dealer_rotation": ("clockwise", "loser")}),
+        ("nobody-wins-when-all-go-out", {"match.everyone_out": ("replay-round", "no-winner")}),
+        (
+            "thirty-one-on-own-move",
+            {
+                "maximum.at_deal": ("must-show", "on-own-move"),
+                "maximum.penalty_at_deal": ({"kind": "showdown"}, None),
+            },
+        ),
+        (
+            "feuer-on-own-move",
+            {
+                "three_aces.at_deal": ("must-show", "on-own-move"),
+                "three_aces.penalty_at_deal": ({"kind": "all-others", "lives": 1}, None),
+            },
+        ),
+    ],
+)
+def test_diff_and_show_give_the_values_engines_in_the_wild_play(
+    house_rule: str,
+    expected: dict[str, tuple[object, object]],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "300")
+    name = f"pagat+{house_rule}"
+    code, out, _ = run(["diff", "pagat", name, "--format", "json"], capsys)
+    assert code == 0
+    diff = {d["parameter"]: d for d in json.loads(out)["differences"]}
+    assert set(diff) == set(expected)
+    for param, (before, after) in expected.items():
+        assert diff[param]["a"]["value"] == before
+        if after is None:
+            assert diff[param]["b"] is None or "value" not in diff[param]["b"], param
+            continue
+        assert diff[param]["b"]["value"] == after
+        assert diff[param]["b"]["provenance"]["kind"] == "default"
+        assert diff[param]["b"]["set_by"] == house_rule
+    code, text, _ = run(["diff", "pagat", name], capsys)
+    assert code == 0
+    for _, after in expected.values():
+        if isinstance(after, str):
+            assert after in text
+    code, out, _ = run(["show", name, "--format", "json"], capsys)
+    assert code == 0
+    shown = json.loads(out)["parameters"]
+    for param, (_, after) in expected.items():
+        if after is None:
+            assert param not in shown
+        else:
+            assert shown[param]["value"] == after
+    code, text, _ = run(["show", name], capsys)
+    assert code == 0 and "Played by engines in the wild" in text
+
+
 def test_diff_of_identical_rulesets_is_empty(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["diff", "pagat", "pagat", "--format", "json"], capsys)
     assert code == 0 and json.loads(out)["differences"] == []

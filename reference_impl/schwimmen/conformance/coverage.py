@@ -33,7 +33,6 @@ STRUCTURAL = {
     "lives.counting",
     "turns.first_player",
     "turns.direction",
-    "match.dealer_rotation",
 }
 
 

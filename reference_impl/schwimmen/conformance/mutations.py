@@ -29,7 +29,6 @@ SKIPPED = {
     "protection.hands",
     "turns.first_player",
     "turns.direction",
-    "match.dealer_rotation",
     "draw.stock_exhausted",
 }
 """Parameters with choices that are not varied: one choice only, or a list of choices

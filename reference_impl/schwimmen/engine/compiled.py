@@ -24,7 +24,7 @@ from typing import Any
 
 from schwimmen.engine.dealing import deal_pattern
 from schwimmen.engine.hands import evaluator_for
-from schwimmen.engine.rounds import EndReason
+from schwimmen.engine.rounds import EndReason, own_move_flags
 from schwimmen.protocol.cards import text
 from schwimmen.spec import vocabulary as v
 from schwimmen.spec.rules import Penalty, Rules
@@ -93,7 +93,7 @@ def special(hands, n, holders, pen, maximum_event, knocker, reached):
 
 
 def check_deal(hands, n, seats, reached):
-#if FEUER
+#if FEUER_AT_DEAL
     found = [i for i in seats if LOOK(hands[i]) & 2]
     if found:
         return R_FEUER, special(hands, n, found, PEN_FEUER_DEAL, False, -1, reached)
@@ -219,6 +219,13 @@ def play_round(deck, n, r, trace):
             trace.append((cur, "knock"))
 #endif
             moves += 1
+#if OWN_MOVE
+            flags = LOOK(hand) & OWN_MASK
+            if flags & 2:
+                return R_FEUER, False, special(hands, n, (cur,), PEN_FEUER, False, knocker, reached)
+            if flags & 1:
+                return R_MAX, False, special(hands, n, (cur,), PEN_MAX_PLAY, True, knocker, reached)
+#endif
             knocker = cur
             last = [(cur + d) % n for d in range(1, n)]
 #if UNTIL_DEALER
@@ -421,6 +428,14 @@ def play_round(deck, n, r, trace):
             if flags & 1:
                 return R_MAX, False, special(hands, n, (cur,), PEN_MAX_PLAY, True, knocker, reached)
 #endif
+#if OWN_MOVE
+        else:
+            flags = LOOK(hand) & OWN_MASK
+            if flags & 2:
+                return R_FEUER, False, special(hands, n, (cur,), PEN_FEUER, False, knocker, reached)
+            if flags & 1:
+                return R_MAX, False, special(hands, n, (cur,), PEN_MAX_PLAY, True, knocker, reached)
+#endif
 #if PASS_ONCE or PASS_MUST
         if is_pass:
             flagged[cur] = True
@@ -565,11 +580,17 @@ def rule_flags(rules: Rules) -> dict[str, bool]:
         "CHOICE": rules.dealing.procedure
         in (v.DealProcedure.EXTRA_HAND_BLIND_CHOICE, v.DealProcedure.TWO_PACKETS_LOOK_AT_ONE),
         "FEUER": rules.three_aces.kind is v.AcesKind.FEUER,
+        "FEUER_AT_DEAL": rules.three_aces.kind is v.AcesKind.FEUER
+        and rules.three_aces.at_deal is not v.AcesAtDeal.ON_OWN_MOVE,
+        "OWN_MOVE": own_move_flags(rules) != 0,
         "LIGHT": rules.three_sevens.kind is v.SevensKind.FEUER_LIGHT,
         "AT_DEAL_MUST": rules.maximum.at_deal is v.AtDeal.MUST_SHOW,
         "AT_DEAL_MAY": rules.maximum.at_deal is v.AtDeal.MAY_SHOW,
         "IN_PLAY_MUST": rules.maximum.in_play is v.InPlay.MUST_SHOW,
-        "CHECK_DEAL": rules.three_aces.kind is v.AcesKind.FEUER
+        "CHECK_DEAL": (
+            rules.three_aces.kind is v.AcesKind.FEUER
+            and rules.three_aces.at_deal is not v.AcesAtDeal.ON_OWN_MOVE
+        )
         or rules.three_sevens.kind is v.SevensKind.FEUER_LIGHT
         or rules.maximum.at_deal is v.AtDeal.MUST_SHOW,
         "PUNISH": rules.three_aces.kind is v.AcesKind.PUNISHES_ALL_WITHOUT_SPECIAL,
@@ -631,6 +652,7 @@ def compile_round(rules: Rules, *, trace: bool = False) -> CompiledRound:
         "M": m,
         "N_ONE": n_one,
         "N_SWAPS": n_one + (1 if v.Swap.ALL in swaps else 0),
+        "OWN_MASK": own_move_flags(rules),
         "LOWEST": rules.penalties.lowest,
         "KNOCKER_LOWEST": rules.penalties.knocker_lowest,
         "PEN_FEUER": _penalty(rules.three_aces.penalty),

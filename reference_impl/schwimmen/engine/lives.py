@@ -4,7 +4,8 @@ Pure functions shared by the full engine and the compiled simulation: lives go o
 time and a life lost while swimming eliminates (U24), or, by option, one round can at
 most send a player swimming; without swimming the last life eliminates (s002); when the
 losses would put out every player left, nobody loses and the round is replayed, or the
-players left share the win (U27, U46).
+players left share the win (U27, U46), or, by option, the losses stand and the match ends
+with nobody left to win it.
 """
 
 from __future__ import annotations
@@ -49,8 +50,13 @@ def settle(
 ) -> Settlement:
     """The settlement of ``losses`` for the ``active`` seats with ``lives`` left."""
     after = {s: lives_after(rules, lives[s], n) for s, n in losses.items() if n > 0}
-    if after and all(after.get(s, 0) is None for s in active):
-        if rules.match.everyone_out is EveryoneOut.SHARED_WIN:
+    everyone_out = rules.match.everyone_out
+    if (
+        everyone_out is not EveryoneOut.NO_WINNER
+        and after
+        and all(after.get(s, 0) is None for s in active)
+    ):
+        if everyone_out is EveryoneOut.SHARED_WIN:
             return Settlement(False, True, (), (), ())
         return Settlement(True, False, (), (), ())
     swim = rules.lives.after_last is AfterLast.SWIM

@@ -8,9 +8,10 @@ explicit deck order makes every match reproducible.
 Match rules (rules-matrix 2.24–2.27, U24–U31, U42): lives are lost one at a time and a
 life lost while swimming eliminates (or, by option, a round can at most send a player
 swimming); eliminated players get no cards and are skipped as dealer and in the last
-cycle; the deal passes clockwise after every round, also after a replayed one; when a
-showdown would put out every remaining player the round is replayed (or they share the
-win); the online site's series gives the winner a point and starts a new match.
+cycle; the deal passes clockwise after every round, also after a replayed one (or, by
+option, to the round's loser); when a showdown would put out every remaining player the
+round is replayed (or they share the win, or, by option, all go out and nobody wins); the
+online site's series gives the winner a point and starts a new match.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import Evaluator, evaluator_for
 from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction, Reason
+from schwimmen.engine.rotation import next_dealer
 from schwimmen.engine.rounds import Emit, Phase, Round, RoundResult
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
@@ -151,6 +153,8 @@ class Match:
         the win; empty until the match is over."""
         self.over = False
         self.results: list[RoundResult] = []
+        self._losers: tuple[int, ...] = ()
+        """The seats that lost lives in the last round whose losses stood."""
         self._head: _Head | None = None
         self.round: Round
         self._emit(ev.MatchStarted(self.match_no, seats, self.dealer, start))
@@ -287,12 +291,13 @@ class Match:
         self.lives_lost.append(
             {s: self.lives[s] - left for s, _, left in outcome.lost if self.lives[s] > left}
         )
+        self._losers = tuple(seat for seat, _, _ in outcome.lost)
         if outcome.shared_win:
             self._end_match(tuple(remaining), shared=True)
             return
         if outcome.replay:
             self._emit(ev.RoundReplayed("the showdown would put out every player left"))
-            self._rotate_dealer()
+            self._rotate_dealer(())
             self._start_round()
             return
         for seat, n, left in outcome.lost:
@@ -307,15 +312,12 @@ class Match:
         if len(left_players) <= 1:
             self._end_match(tuple(left_players), shared=False)
             return
-        self._rotate_dealer()
+        self._rotate_dealer(self._losers)
         self._start_round()
 
-    def _rotate_dealer(self) -> None:
-        seat = self.dealer
-        for _ in range(self.table_size):
-            seat = (seat + 1) % self.table_size
-            if seat not in self.eliminated:
-                break
+    def _rotate_dealer(self, losers: Sequence[int]) -> None:
+        """Pass the deal on (U31) after a round in which ``losers`` lost lives."""
+        seat = next_dealer(self.rules, self.table_size, self.dealer, self.eliminated, losers)
         self.dealer = seat
         self._emit(ev.NextDealer(seat))
 
@@ -339,7 +341,7 @@ class Match:
         self.winners = ()
         self.eliminated.clear()
         self.lives = [self.start_lives] * self.table_size
-        self._rotate_dealer()
+        self._rotate_dealer(self._losers)
         self._emit(ev.MatchStarted(self.match_no, self.table_size, self.dealer, self.start_lives))
         self._start_round()
         self._settle()

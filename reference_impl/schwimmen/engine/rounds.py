@@ -16,7 +16,10 @@ as ``match-over``), the reason codes in the order :meth:`Round.why_illegal` chec
 the round endings are tabled with their meanings in :mod:`schwimmen.engine.reasons`.
 
 Order of checks at the deal (U09): deal → washout (U20) → Feuer, Feuer light, 31 on every
-hand → the dealer's choice → his new hand again → optional reveals → first turn.
+hand → the dealer's choice → his new hand again → optional reveals → first turn. Where
+Feuer or a 31 takes effect only on its holder's own move (``on-own-move``), the deal and
+the dealer's choice leave it alone; it acts after the holder's swap, pass or knock, as one
+made by a move does, before a knock that move carries.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from schwimmen.protocol.actions import Action, ActionKind
 from schwimmen.protocol.cards import Card, pretty, seat_name
 from schwimmen.spec.rules import Penalty, Rules
 from schwimmen.spec.vocabulary import (
+    AcesAtDeal,
     AfterKnock,
     AtDeal,
     CompleteTie,
@@ -223,6 +227,7 @@ class Round:
     took_from_discard: Card | None = None
     offers_made: bool = False
     extra_turn: bool = False
+    own_move: int = 0
     result: RoundResult | None = None
     _legal: list[Action] | None = None
     _split: int = -1
@@ -332,6 +337,7 @@ class Round:
         for s in order:
             self.emit(ev.Dealt(s, tuple(self.hands[s])))
         self.reached = dict.fromkeys(order, 0)
+        self.own_move = own_move_flags(rules)
         self.middle_hidden = (
             rules.dealing.middle_visibility is MiddleVisibility.HIDDEN_UNTIL_FIRST_SWAP
             and bool(self.middle)
@@ -359,7 +365,7 @@ class Round:
             seen |= packed(hands[s])
         if not seen & (FEUER | FEUER_LIGHT | MAXIMUM):
             return False
-        flags = {s: packed(hands[s]) & _FLAG_MASK for s in seats}
+        flags = {s: packed(hands[s]) & _FLAG_MASK & ~self.own_move for s in seats}
         feuer = [s for s in seats if flags[s] & FEUER]
         if feuer:
             self._end_special(EndReason.FEUER, feuer, True)
@@ -711,6 +717,8 @@ class Round:
             ends = self.evaluator.packed(self.hands[seat]) & _ENDS_IN_PLAY
             if ends and self._check_in_play(seat):
                 return
+        elif self.own_move and self._check_own_move(seat):
+            return
         if is_pass:
             self.passed.add(seat)
             if self.rules.turns.passing is _PASSING_THEN_MUST_SWAP:
@@ -744,9 +752,17 @@ class Round:
             middle[middle.index(take)] = give
         self.emit(ev.Swapped(seat, gave, took))
 
-    def _check_in_play(self, seat: int) -> bool:
-        """End the round if the mover's new hand must end it (U04, U13, U14)."""
-        flags = self.evaluator.packed(self.hands[seat]) & _FLAG_MASK
+    def _check_own_move(self, seat: int) -> bool:
+        """End the round if the mover, having passed or knocked, still holds a hand that
+        takes effect on its holder's own move (``on-own-move``: dealt Feuer or 31)."""
+        if not self.evaluator.packed(self.hands[seat]) & self.own_move:
+            return False
+        return self._check_in_play(seat, self.own_move)
+
+    def _check_in_play(self, seat: int, mask: int = _FLAG_MASK) -> bool:
+        """End the round if the mover's new hand must end it (U04, U13, U14); ``mask``
+        the flags that may end it."""
+        flags = self.evaluator.packed(self.hands[seat]) & mask
         if flags & FEUER:
             self._end_special(EndReason.FEUER, [seat], False)
             return True
@@ -862,6 +878,8 @@ class Round:
         if kind is _ACT_KNOCK:
             self.moves += 1
             self.moved.add(seat)
+            if self.own_move and self._check_own_move(seat):
+                return
             self.emit(ev.Knocked(seat))
             if self._knock(seat):
                 return
@@ -1057,6 +1075,18 @@ class Round:
                 why=why,
             )
         )
+
+
+def own_move_flags(rules: Rules) -> int:
+    """The hand flags that take effect only on their holder's own move, not at the deal
+    (``three_aces.at_deal`` / ``maximum.at_deal``: ``on-own-move``). A 31 does so only
+    where a 31 reached by a move ends the round."""
+    flags = 0
+    if rules.three_aces.at_deal is AcesAtDeal.ON_OWN_MOVE:
+        flags |= FEUER
+    if rules.maximum.at_deal is AtDeal.ON_OWN_MOVE and rules.maximum.in_play is InPlay.MUST_SHOW:
+        flags |= MAXIMUM
+    return flags
 
 
 def describe_hand(cards: Sequence[Card]) -> str:

@@ -18,6 +18,7 @@ from schwimmen.engine.compiled import REASONS, compile_round
 from schwimmen.engine.dealing import deal_pattern
 from schwimmen.engine.hands import FEUER, MAXIMUM, evaluator_for
 from schwimmen.engine.lives import settle
+from schwimmen.engine.rotation import next_dealer
 from schwimmen.spec.rules import Rules
 
 MAX_ROUNDS = 5_000
@@ -141,12 +142,7 @@ class Simulator:
                     if s not in out:
                         stats.wins_by_seat[s] += 1
                 break
-            probe = dealer
-            for _ in range(seats):
-                probe = (probe + 1) % seats
-                if probe not in out:
-                    break
-            dealer = probe
+            dealer = next_dealer(rules, seats, dealer, out, [s for s, _, _ in result.lost])
         stats.matches += 1
         stats.rounds += rounds
         stats.rounds_per_match[rounds] += 1

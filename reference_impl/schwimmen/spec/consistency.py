@@ -103,3 +103,10 @@ def _problems(values: Mapping[str, Any]) -> Iterator[PROBLEM]:
             "with free passing and no replacement, everybody could pass forever; "
             "choose 'showdown' or limit passing",
         )
+
+    if values["maximum.at_deal"] == "on-own-move" and values["maximum.in_play"] != "must-show":
+        yield (
+            "maximum.at_deal",
+            "a dealt 31 that takes effect on its holder's move needs maximum.in_play "
+            "'must-show'; where a 31 reached by a move does nothing, choose 'no-effect'",
+        )

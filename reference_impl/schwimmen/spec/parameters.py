@@ -488,6 +488,9 @@ _PARAMETERS: tuple[Parameter, ...] = (
             "may-show": "Its holder may show it at once, which ends the round; if he does not, he "
             "cannot show it later (U10).",
             "no-effect": "Nothing: play goes on.",
+            "on-own-move": "Nothing at the deal nor at the dealer's choice: it takes effect when "
+            "its holder still holds it after his own move (his swap, his pass or his knock on "
+            "his turn), as a 31 reached by a move does (maximum.in_play).",
         },
         matrix="2.13",
     ),
@@ -507,7 +510,7 @@ _PARAMETERS: tuple[Parameter, ...] = (
         "Who loses after a 31 at the deal",
         "Who loses lives when a round ends on a maximum shown at the deal.",
         PENALTY_SCHEMA,
-        applies_when=(unless("maximum.at_deal", "no-effect"),),
+        applies_when=(unless("maximum.at_deal", "no-effect", "on-own-move"),),
         matrix="2.14",
     ),
     Parameter(
@@ -570,8 +573,8 @@ _PARAMETERS: tuple[Parameter, ...] = (
             "counts-as-maximum": "It counts as the maximum (31) and is treated exactly like one.",
             "fixed-points": "It counts the points of three_aces.points at the showdown and has no "
             "other effect.",
-            "feuer": "Feuer: shown at once, at the deal or when completed by a move (U13), it "
-            "ends the round and its own penalty applies.",
+            "feuer": "Feuer: shown at once when completed by a move, and at the deal as "
+            "three_aces.at_deal says (U13), it ends the round and its own penalty applies.",
             "punishes-all-without-special": "At the showdown every player without a special hand "
             "loses, instead of the lowest (Tri Palki).",
         },
@@ -590,6 +593,21 @@ _PARAMETERS: tuple[Parameter, ...] = (
         matrix="2.17",
     ),
     Parameter(
+        "three_aces.at_deal",
+        "Feuer straight after the deal",
+        "What Feuer held straight after the deal, or taken with the dealer's choice, does.",
+        {},
+        applies_when=(when("three_aces.kind", "feuer"),),
+        choices={
+            "must-show": "It is shown at once and ends the round before any move (U13); "
+            "three_aces.penalty_at_deal says who loses.",
+            "on-own-move": "Nothing at the deal nor at the dealer's choice: it takes effect when "
+            "its holder still holds it after his own move (his swap, his pass or his knock on "
+            "his turn), as Feuer completed by a move does (three_aces.penalty).",
+        },
+        matrix="2.17",
+    ),
+    Parameter(
         "three_aces.penalty",
         "Who loses after Feuer",
         "Who loses lives when Feuer ends a round during play.",
@@ -602,7 +620,7 @@ _PARAMETERS: tuple[Parameter, ...] = (
         "Who loses after Feuer at the deal",
         "Who loses lives when Feuer is held straight after the deal.",
         PENALTY_SCHEMA,
-        applies_when=(when("three_aces.kind", "feuer"),),
+        applies_when=(when("three_aces.kind", "feuer"), when("three_aces.at_deal", "must-show")),
         matrix="2.23",
     ),
     # ------------------------------------------------------------------ three sevens
@@ -806,6 +824,10 @@ _PARAMETERS: tuple[Parameter, ...] = (
         choices={
             "clockwise": "The next active player to the left of the dealer, after every round, "
             "also after a replayed round.",
+            "loser": "The player who lost lives in the round deals the next; when several lost, "
+            "the first of them clockwise from the dealer's left; when he is out of the match, "
+            "the next active player clockwise from him. After a round in which nobody lost (a "
+            "replayed round), the deal passes on clockwise.",
         },
         matrix="2.26",
     ),
@@ -817,6 +839,8 @@ _PARAMETERS: tuple[Parameter, ...] = (
         choices={
             "replay-round": "Nobody loses; the round is replayed with the next dealer.",
             "shared-win": "Nobody loses and the remaining players share the win.",
+            "no-winner": "The losses are applied: everybody left goes out, the match is over "
+            "and nobody wins it.",
         },
         matrix="2.27",
     ),
@@ -893,6 +917,7 @@ def _enum_table() -> Mapping[str, type[Any]]:
         "maximum.in_play": v.InPlay,
         "triples.order": v.TripleOrder,
         "three_aces.kind": v.AcesKind,
+        "three_aces.at_deal": v.AcesAtDeal,
         "three_sevens.kind": v.SevensKind,
         "protection.hands": v.ProtectingHand,
         "protection.effect": v.ProtectionEffect,

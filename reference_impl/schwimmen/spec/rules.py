@@ -103,6 +103,7 @@ class Triples:
 class ThreeAces:
     kind: v.AcesKind
     points: Fraction | None
+    at_deal: v.AcesAtDeal | None
     penalty: Penalty | None
     penalty_at_deal: Penalty | None
 
@@ -264,6 +265,7 @@ def build_rules(values: Mapping[str, Any]) -> Rules:
         three_aces=ThreeAces(
             kind=v.AcesKind(get("three_aces.kind")),
             points=_points(get("three_aces.points")),
+            at_deal=opt(v.AcesAtDeal, "three_aces.at_deal"),
             penalty=_penalty(get("three_aces.penalty")),
             penalty_at_deal=_penalty(get("three_aces.penalty_at_deal")),
         ),

@@ -113,6 +113,7 @@ class AtDeal(StrEnum):
     MUST_SHOW = "must-show"
     MAY_SHOW = "may-show"
     NO_EFFECT = "no-effect"
+    ON_OWN_MOVE = "on-own-move"
 
 
 class InPlay(StrEnum):
@@ -142,6 +143,11 @@ class AcesKind(StrEnum):
     FIXED_POINTS = "fixed-points"
     FEUER = "feuer"
     PUNISHES_ALL_WITHOUT_SPECIAL = "punishes-all-without-special"
+
+
+class AcesAtDeal(StrEnum):
+    MUST_SHOW = "must-show"
+    ON_OWN_MOVE = "on-own-move"
 
 
 class SevensKind(StrEnum):
@@ -202,11 +208,13 @@ class MultiLoss(StrEnum):
 
 class DealerRotation(StrEnum):
     CLOCKWISE = "clockwise"
+    LOSER = "loser"
 
 
 class EveryoneOut(StrEnum):
     REPLAY_ROUND = "replay-round"
     SHARED_WIN = "shared-win"
+    NO_WINNER = "no-winner"
 
 
 class Series(StrEnum):
