@@ -233,8 +233,10 @@ def test_blitz_crashes_when_play_puts_a_seat_out_and_the_run_goes_on(
 @needs_node
 def test_blitz_ends_with_no_winner_where_scat_replays() -> None:
     """No fixture shows it under scat: the one that could (scat/last-two-tie) starts with an
-    eliminated seat, on which blitz crashes. So the position is given to both directly."""
-    assert [o["rule"] for o in truth("blitz")["outside"]] == ["everyone-out-no-winner"]
+    eliminated seat, on which blitz crashes. So the position is given to both directly, and
+    to the reference playing scat with blitz's one deviation, which it then matches."""
+    deviations = {d["parameter"]: d["value"] for d in truth("blitz")["deviations"]}
+    assert deviations == {"match.everyone_out": "no-winner"} and truth("blitz")["outside"] == []
     pack = [
         r + s
         for s in "CSHD"
@@ -266,6 +268,10 @@ def test_blitz_ends_with_no_winner_where_scat_replays() -> None:
     assert reference["match_over"] is False and reference["swimming"] == ["P1", "P2"]
     assert ours["match_over"] is True and ours["winners"] == []
     assert sorted(ours["eliminated"]) == ["P1", "P2"]
+    as_blitz = {**parameters("scat"), **deviations}
+    played = run_case({**case, "ruleset": {"id": "scat+blitz", "parameters": as_blitz}})["outcome"]
+    assert played["match_over"] is True and played["winners"] == ours["winners"]
+    assert sorted(played["eliminated"]) == sorted(ours["eliminated"])
 
 
 @needs_node
