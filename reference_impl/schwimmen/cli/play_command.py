@@ -182,7 +182,8 @@ class Game:
                 match.apply(self.bots[seat].choose(match), seat)
         self._commentary()
         winners = ", ".join(_name(s, self.me) for s in match.winners)
-        c.print(Text(f"\nThe match is over. Winner: {winners}", style="bold green"))
+        verdict = f"Winner: {winners}" if winners else "Nobody wins: everybody left went out."
+        c.print(Text(f"\nThe match is over. {verdict}", style="bold green"))
         return 0
 
     def _commentary(self) -> None:
