@@ -22,7 +22,7 @@ from typing import Any
 from schwimmen.engine.hands import FEUER, FEUER_LIGHT, MAXIMUM, evaluator_for
 from schwimmen.protocol.cards import parse
 from schwimmen.spec.rules import Penalty, Rules
-from schwimmen.spec.vocabulary import AfterLast, AtDeal, InPlay, PenaltyKind
+from schwimmen.spec.vocabulary import AcesAtDeal, AfterLast, AtDeal, InPlay, PenaltyKind
 
 
 def _compares(penalty: Penalty | None) -> bool:
@@ -32,11 +32,17 @@ def _compares(penalty: Penalty | None) -> bool:
 
 def _ends_at_deal(flags: int, rules: Rules) -> tuple[bool, Penalty | None]:
     """Whether a hand dealt must end the round (a 31 that may be shown can be declined),
-    and the penalty that then decides."""
+    and the penalty that then decides. A dealt hand that acts on its holder's own move
+    (``on-own-move``) cannot be held to the end either: it ends the round at his first
+    move, with the penalty of a hand made in play."""
     if flags & FEUER:
+        if rules.three_aces.at_deal is AcesAtDeal.ON_OWN_MOVE:
+            return True, rules.three_aces.penalty
         return True, rules.three_aces.penalty_at_deal
     if flags & FEUER_LIGHT:
         return True, rules.three_sevens.penalty
+    if flags & MAXIMUM and rules.maximum.at_deal is AtDeal.ON_OWN_MOVE:
+        return True, rules.maximum.penalty_in_play
     if flags & MAXIMUM and rules.maximum.at_deal is AtDeal.MUST_SHOW:
         return True, rules.maximum.penalty_at_deal
     return False, None
