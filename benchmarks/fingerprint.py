@@ -13,10 +13,16 @@ another one its outcome depends on), one found only in part (the suite cannot se
 other change once the first is made) and one the truth would not out-rank on the suite's
 evidence; see ``schwimmen.conformance.fingerprint.trials``.
 
+A trial whose changes no case shows (they only take failing cases out of judgement) is
+counted as "cannot tell"; any value claimed on the trial's base that it does not play is
+a false claim, printed and counted.
+
 By default the trials are played in-process (the same engine ``serve --play`` runs, each
 position answered once), which measures the reasoning; ``--protocol`` runs each trial as
-``schwimmen serve --play`` processes, which is what a user's engine costs (seconds per
-trial: the suite is run under every base).
+``schwimmen serve --play ... --fixed-rules`` processes, which is what a user's engine
+costs, and times one ``schwimmen conformance`` run of the same engine under the trial's
+base beside it (the fingerprint of a fixed-rules engine asks each position once, so it
+should cost little more than that one run).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from collections import Counter
 
 from schwimmen.conformance.fingerprint import fingerprint
 from schwimmen.conformance.fingerprint.trials import (
+    CANNOT_TELL,
     HIT,
     IN_PART,
     INCONSISTENT,
@@ -36,24 +43,33 @@ from schwimmen.conformance.fingerprint.trials import (
     MISS,
     NOT_OBSERVABLE,
     Trial,
+    false_claims,
     house_rule_trials,
     inconsistencies,
     mutant_trials,
     played_in_process,
     verdict,
 )
-from schwimmen.conformance.harness import Options
+from schwimmen.conformance.harness import Options, run_suite
 from schwimmen.spec.loader import Catalog
 
 
 def run(catalog: Catalog, group: str, trials: list[Trial], args: argparse.Namespace) -> None:
     tally: Counter[str] = Counter()
     seconds: list[float] = []
+    ratios: list[float] = []
+    wrong = 0
     for trial in trials:
         started = time.perf_counter()
         if args.protocol:
-            options = Options(impl=trial.serve_command(), jobs=args.jobs, timeout=30.0)
+            command = trial.serve_command() + " --fixed-rules"
+            options = Options(impl=command, jobs=args.jobs, timeout=30.0)
             found = fingerprint(catalog, options)
+            took = time.perf_counter() - started
+            begun = time.perf_counter()
+            run_suite(catalog, Options(impl=command, rulesets=[trial.base], jobs=args.jobs))
+            ratios.append(took / (time.perf_counter() - begun))
+            started += time.perf_counter() - begun
         else:
             found = fingerprint(
                 catalog, Options(), implementation=played_in_process(catalog, trial)
@@ -61,6 +77,10 @@ def run(catalog: Catalog, group: str, trials: list[Trial], args: argparse.Namesp
         seconds.append(time.perf_counter() - started)
         result = verdict(catalog, trial, found)
         tally[result] += 1
+        claimed = false_claims(catalog, trial, found) if result != INDISTINGUISHABLE else []
+        if claimed:
+            wrong += 1
+            print(f"  false claim on {trial.label}: {', '.join(claimed)}", flush=True)
         if result != HIT or args.verbose:
             best = found.closest
             shown = f"{best.base} {best.changes}" if best else found.problem
@@ -74,11 +94,18 @@ def run(catalog: Catalog, group: str, trials: list[Trial], args: argparse.Namesp
         f"{group}: {tally[HIT]}/{len(trials)} exact hits, {tally[HIT]}/{fair} ({rate:.0%}) of "
         f"those the suite can see and agrees with; {tally[NOT_OBSERVABLE]} not observable by "
         f"the suite, {tally[INCONSISTENT]} with the suite inconsistent, {tally[IN_PART]} seen "
-        f"in part, {tally[INDISTINGUISHABLE]} indistinguishable, {tally[MISS]} missed; "
+        f"in part, {tally[INDISTINGUISHABLE]} indistinguishable, {tally[CANNOT_TELL]} that "
+        f"no case shows (cannot tell), {tally[MISS]} missed; {wrong} with a false claim; "
         f"{statistics.mean(seconds):.2f} s per fingerprint "
         f"(median {statistics.median(seconds):.2f}, max {max(seconds):.2f})",
         flush=True,
     )
+    if ratios:
+        print(
+            f"  a fingerprint costs {statistics.median(ratios):.2f}x a conformance run of the "
+            f"same engine (median; max {max(ratios):.2f}x)",
+            flush=True,
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,12 +118,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("-j", "--jobs", type=int, default=2, help="processes with --protocol")
     parser.add_argument("-v", "--verbose", action="store_true", help="list hits too")
+    parser.add_argument("--limit", type=int, help="only the first LIMIT trials of each group")
     args = parser.parse_args(argv)
     catalog = Catalog.load()
-    run(catalog, "house rules", house_rule_trials(catalog), args)
-    mutants = mutant_trials(catalog, args.seed, args.ones, 0)
+    run(catalog, "house rules", house_rule_trials(catalog)[: args.limit], args)
+    mutants = mutant_trials(catalog, args.seed, args.ones, 0)[: args.limit]
     run(catalog, "one-parameter mutants", mutants, args)
-    mutants = mutant_trials(catalog, args.seed, 0, args.twos)
+    mutants = mutant_trials(catalog, args.seed, 0, args.twos)[: args.limit]
     run(catalog, "two-parameter mutants", mutants, args)
     return 0
 

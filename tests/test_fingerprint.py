@@ -22,6 +22,7 @@ from schwimmen.cli.main import main
 from schwimmen.conformance.fingerprint import fingerprint
 from schwimmen.conformance.fingerprint.report import summary
 from schwimmen.conformance.fingerprint.trials import (
+    CANNOT_TELL,
     HIT,
     IN_PART,
     INCONSISTENT,
@@ -29,6 +30,7 @@ from schwimmen.conformance.fingerprint.trials import (
     MISS,
     NOT_OBSERVABLE,
     Trial,
+    false_claims,
     house_rule_trials,
     mutant_trials,
     played_in_process,
@@ -48,6 +50,8 @@ def _fingerprint(catalog: Catalog, trial: Trial, bases: list[str] | None = None)
         catalog, Options(), bases=bases or (), implementation=played_in_process(catalog, trial)
     )
     result = verdict(catalog, trial, found)
+    if result != INDISTINGUISHABLE:  # there the suite cannot tell the values apart
+        assert not false_claims(catalog, trial, found), (trial.label, summary(found))
     if result == HIT:
         best = found.closest
         assert best is not None
@@ -91,19 +95,27 @@ def test_random_mutants_are_named_exactly_or_counted_apart(catalog: Catalog) -> 
     trials += sample(mutant_trials(catalog, SEED, 0, 1), 2, SEED)
     results = {t.label: _fingerprint(catalog, t) for t in trials}
     assert MISS not in results.values(), results
-    assert Counter(results.values())[HIT] >= 2, results
+    assert Counter(results.values())[HIT] + Counter(results.values())[CANNOT_TELL] >= 3, results
+    assert Counter(results.values())[HIT] >= 1, results
 
 
 def test_an_indistinguishable_value_is_offered_as_an_alternative(catalog: Catalog) -> None:
     """Forty-one's suite cannot tell knocking instead of a move from closing by passing:
-    whichever is named, the other is listed beside it."""
+    whichever is named, the other is listed beside it. Neither has a case of its own on
+    forty-one (either only takes the failing case out of judgement), so neither is
+    claimed: the value is listed as one the suite cannot tell (this used to be claimed
+    as played, which the answers do not show)."""
     trial = Trial("forty-one", {"knocking.form": "instead-of-move"})
     found = fingerprint(catalog, Options(), implementation=played_in_process(catalog, trial))
     result = verdict(catalog, trial, found)
-    assert result in (HIT, INDISTINGUISHABLE, INCONSISTENT)
+    assert result in (HIT, INDISTINGUISHABLE, INCONSISTENT, CANNOT_TELL)
     best = found.closest
     assert best is not None and best.base == "forty-one"
-    if result != HIT:
+    if result == CANNOT_TELL:
+        assert not best.changes
+        undecided = [c.parameter for u in best.undecided for c in u.changes]
+        assert "knocking.form" in undecided, summary(found)
+    elif result != HIT:
         offered = [
             {c.parameter: c.value for c in alternative}
             for d in best.deviations
@@ -142,7 +154,7 @@ def test_the_summary_names_what_stays_unexplained(catalog: Catalog) -> None:
     )
     line = summary(found)
     assert line.startswith("closest: pagat; plays `penalties.knocker_lowest = 2` (pagat: 1, ")
-    assert "explains" in line and "\n" not in line
+    assert "shown by" in line and "knocking/knocker-lowest" in line and "\n" not in line
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -154,10 +166,10 @@ def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
 @pytest.mark.parametrize(
     ("mode", "words"),
     [
-        ("crash:1", "not enough judged to fingerprint"),
-        ("hang", "not enough judged to fingerprint"),
+        ("crash:1", "too little judged to tell"),
+        ("hang", "too little judged to tell"),
         ("cannot-start", "could not start"),
-        ("skip", "not enough judged to fingerprint"),
+        ("skip", "too little judged to tell"),
     ],
 )
 def test_an_engine_that_cannot_be_fingerprinted_gets_one_reason(

@@ -1,9 +1,15 @@
 """``schwimmen fingerprint --impl CMD``: which ruleset an engine plays, and where it deviates.
 
 Every file the command will write is checked before the suite runs (minutes against a
-slow engine), every argument error is one line with exit status 2, and an engine that
-cannot be fingerprinted (it crashes, hangs, errors everything) gets a one-line reason
-and exit status 1, never a traceback.
+slow engine), and a house rule is never written over an existing file without
+``--force``; every argument error is one line with exit status 2. An engine that cannot
+be fingerprinted (it crashes, hangs, errors everything), or of which too little was
+judged to tell (it passes nothing, answers garbage or at random, or the time budget ran
+out), gets a one-line reason and exit status 1, no claim and no house rule, never a
+traceback. The whole run is bounded by ``--timeout-total`` (default 600 s: a conformance
+run of a fixed-rules engine takes under a minute, every base of an engine that reads
+the parameters a few minutes), with a progress line on stderr every few seconds; what was
+judged when the budget ran out is reported.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import threading
 from pathlib import Path
 
 from schwimmen.cli import argtypes
+from schwimmen.conformance import process
 from schwimmen.conformance.fingerprint import fingerprint, report
 from schwimmen.conformance.harness import Options
 from schwimmen.conformance.output import OutputError, check_writable, write_atomically
@@ -23,6 +30,7 @@ from schwimmen.spec.loader import Catalog
 from schwimmen.spec.printable import printable
 
 PROG = "schwimmen fingerprint"
+TOTAL = 600.0  # seconds for the whole run, by default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -50,14 +58,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=10.0,
         help="seconds per request, writing it and reading the answer (default 10)",
     )
+    p.add_argument(
+        "--timeout-total",
+        type=argtypes.seconds,
+        default=TOTAL,
+        help=f"seconds for the whole run; then it stops and reports what was judged so far "
+        f"(exit 1; default {TOTAL:g})",
+    )
     p.add_argument("--format", choices=("pretty", "json"), default="pretty")
     p.add_argument("--output", metavar="FILE", help="write the report to FILE")
     p.add_argument(
         "--emit-house-rule",
         metavar="FILE",
         help="write the deviations found as a house rule on the closest ruleset to FILE "
-        "(schwimmen validate accepts it; run the suite with --ruleset RULESET+FILE)",
+        "(schwimmen validate accepts it; run the suite with --ruleset RULESET+FILE); only "
+        "when enough was judged to tell, never over an existing file without --force",
     )
+    p.add_argument(
+        "--force", action="store_true", help="let --emit-house-rule replace an existing file"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
 
 def _error(message: str) -> int:
@@ -67,6 +87,16 @@ def _error(message: str) -> int:
 
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
+
+
+def _progress(line: str) -> None:
+    print(printable(f"{PROG}: {line}"), file=sys.stderr, flush=True)
+
+
+def _clean_up() -> None:
+    """End what the engine left running, also what left its process group and session
+    (setsid'd grandchildren): the harness is their subreaper and finds them."""
+    process.end_all()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
             check_writable(emit, "--emit-house-rule")
     except OutputError as exc:
         return _error(str(exc))
+    if emit is not None and emit.exists() and not args.force:
+        return _error(f"argument --emit-house-rule: {emit} exists; add --force to replace it")
     if emit is not None and (emit.suffix != ".yaml" or not report.ID.match(emit.stem)):
         return _error(
             f"argument --emit-house-rule: {emit.name}: the file is named by the house rule's "
@@ -95,13 +127,20 @@ def run(args: argparse.Namespace) -> int:
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None
     try:
-        found = fingerprint(catalog, options, bases=list(dict.fromkeys(args.base)))
+        found = fingerprint(
+            catalog,
+            options,
+            bases=list(dict.fromkeys(args.base)),
+            budget=args.timeout_total,
+            progress=None if args.quiet else _progress,
+        )
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
+        _clean_up()
     if args.format == "json":
         shown = report.dumps(report.to_json(found, catalog)) + "\n"
     else:
@@ -109,12 +148,16 @@ def run(args: argparse.Namespace) -> int:
     code = 0
     if found.problem == "interrupted":
         code = 130
-    elif found.closest is None:
+    elif not found.told:
         code = 1
-    if emit is not None and found.closest is not None:
+    if emit is not None:
         rule = report.house_rule(found, catalog, emit.stem)
         if rule is None:
-            print(f"{PROG}: no deviation found; {emit} not written", file=sys.stderr)
+            why = "no deviation claimed" if found.told else "too little judged to tell"
+            print(f"{PROG}: {why}; {emit} not written", file=sys.stderr)
+        elif emit.exists() and not args.force:
+            print(f"{PROG}: {emit} appeared during the run; not replaced", file=sys.stderr)
+            code = max(code, 1)
         else:
             try:
                 write_atomically(emit, rule)

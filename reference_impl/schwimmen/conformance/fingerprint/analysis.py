@@ -53,15 +53,34 @@ the base that leaves the fewest failures unexplained with the fewest changes.
    the suite has few cases for; counting only disagreements preferred a change of pack
    that silences everything to the truth when a fixture contradicts the truth itself.
 
-4. **Choose the base**: fewest unexplained failures (disagreements and errors left),
+4. **Claim only what cases show.** A change found by the search is reported as played
+   only when cases the engine answered show it: they fail without it and pass with it,
+   by what the engine did. A pass an engine doing nothing has too (it accepted none of
+   the fixture's steps, or the reference's answer to the position with its steps
+   removed passes the case as well) shows nothing, and neither does a failure taken out
+   of judgement (the suite has no case for the value there). Changes no case shows are
+   listed apart as "cannot tell", with the reason, and never written into a house rule;
+   the explanation is then re-judged with the claimed changes alone, on the same cases
+   as its base, and whatever drops out of judgement is listed.
+
+5. **Choose the base**: fewest unexplained failures (disagreements and errors left),
    then fewest changes (a composed base's house rules count as changes: a house rule no
    fixture can see is no better a guess than its ruleset alone), then most agreement
    (more fixtures seen agreeing is more evidence), then the name. Bases that tie on all
-   three are reported together: the suite cannot tell them apart. The likeliest bases
-   are searched first; once one explains everything with k changes, the others are
-   searched only as far as k changes, since they cannot do better.
+   three are reported together: the suite cannot tell them apart. Every base is judged
+   on the same answers, and a base under which fewer than half as many fixtures are
+   judged as under the base judging most is ranked after all others: a base cannot win
+   by having its cases skipped (``scat`` on 9 judged cases, when ``rules-page`` judged
+   146). The likeliest bases are searched first; once one (judging enough) explains
+   everything with k changes, the others are searched only as far as k changes, since
+   they cannot do better.
 
-5. **Equivalent explanations.** Change sets with the same verdict on every fixture are
+6. **Say when too little was judged to tell**: under the closest base, fewer than a
+   third of its cases judged, more than a quarter errored, most passes idle, fewer
+   passes than failures, or the run cut short by its time budget. Then nothing is
+   claimed, no house rule is written, and the command exits non-zero.
+
+7. **Equivalent explanations.** Change sets with the same verdict on every fixture are
    reported as alternatives of one another; the one shown first is one a ruleset or house
    rule of the catalog plays (the likelier reading), then the one changing fewest values.
 
@@ -85,6 +104,7 @@ from schwimmen.conformance.fingerprint.evidence import (
     BaseEvidence,
     Evidence,
     Implementation,
+    Progress,
     observe,
 )
 from schwimmen.conformance.fingerprint.search import (
@@ -126,6 +146,7 @@ class Fingerprint:
     problem: str | None = None
     errors: tuple[str, ...] = ()
     evidence: Evidence | None = field(default=None, compare=False, repr=False)
+    doubt: str | None = None  # why too little was judged to tell (nothing is claimed)
 
     @property
     def closest(self) -> Explanation | None:
@@ -139,16 +160,23 @@ class Fingerprint:
             return ()
         return tuple(e for e in self.explanations[1:] if e.rank() == best.rank())
 
+    @property
+    def told(self) -> bool:
+        """A closest base, judged on enough to say what the engine plays."""
+        return self.closest is not None and self.doubt is None and self.problem is None
+
 
 def fingerprint(
     catalog: Catalog,
     options: Options,
     bases: Sequence[str] = (),
     implementation: Implementation | None = None,
+    budget: float | None = None,
+    progress: Progress | None = None,
 ) -> Fingerprint:
     """Observe the implementation (``options.impl``, or ``implementation`` in-process),
-    then explain what it answered."""
-    return explain(catalog, observe(catalog, options, bases, implementation))
+    within ``budget`` seconds, then explain what it answered."""
+    return explain(catalog, observe(catalog, options, bases, implementation, budget, progress))
 
 
 def explain(catalog: Catalog, evidence: Evidence) -> Fingerprint:
@@ -162,15 +190,18 @@ def explain(catalog: Catalog, evidence: Evidence) -> Fingerprint:
             for base, seen in evidence.bases.items()
             if len(seen.observed) >= MIN_JUDGED
         ]
-        searches.sort(key=lambda s: (*s.start_rank(), s.base))
+        most = max((len(s.observed) for s in searches), default=0)
+        searches.sort(key=lambda s: (2 * len(s.observed) < most, *s.start_rank(), s.base))
         limit: int | None = None
         for search in searches:
             explanation = search.run(limit)
             found.append(explanation)
-            if explanation.rank()[0] == 0:
+            if explanation.rank()[0] == 0 and 2 * len(search.observed) >= most:
                 k = explanation.complexity
                 limit = k if limit is None else min(limit, k)
-        found.sort(key=lambda e: (*e.rank(), e.base))
+        most = max((e.judged_after for e in found), default=0)
+        found.sort(key=lambda e: (2 * e.judged_after < most, *e.rank(), e.base))
+    closest = found[0] if found else None
     return Fingerprint(
         evidence.implementation,
         tuple(found),
@@ -179,7 +210,34 @@ def explain(catalog: Catalog, evidence: Evidence) -> Fingerprint:
         evidence.problem,
         tuple(evidence.errors),
         evidence,
+        _doubt(closest, evidence) if closest is not None else None,
     )
+
+
+def _doubt(best: Explanation, evidence: Evidence) -> str | None:
+    """Why the closest explanation rests on too little to tell, or None (module
+    docstring, 6)."""
+    planned = best.planned or best.judged
+    judged = best.judged_after
+    head = "too little judged to tell"
+    passes = best.agreement + len(best.idle)
+    if evidence.cut_short:
+        return f"{head}: {evidence.cut_short} with {judged} of {planned} cases judged"
+    if 3 * judged < planned:
+        return f"{head}: {judged} of {planned} cases judged under {best.base}"
+    if 4 * len(best.errored) > planned:
+        return f"{head}: the engine errored on {len(best.errored)} of {planned} cases"
+    if best.agreement == 0 or len(best.idle) > best.agreement:
+        return (
+            f"{head}: {len(best.idle)} of {passes} passes under {best.base} are of cases an "
+            "engine doing nothing passes too"
+        )
+    if best.agreement < len(best.unexplained):
+        return (
+            f"{head}: the closest, {best.base}, agrees on only {best.agreement} of {judged} "
+            "judged cases by what the engine did; it plays no ruleset of the catalog closely"
+        )
+    return None
 
 
 def check(

@@ -1,15 +1,25 @@
 """The fingerprint's evidence: what an implementation answered under each candidate base.
 
-The suite runs against the implementation under every base, each fixture's request once
-per base, and the outcomes are kept: an engine may read the request's parameters, so
-nothing is assumed about how its outcome under one base relates to its outcome under
-another. The first base runs alone first, with a budget of failures, so that an
-implementation that only errors (it crashes at once, hangs, writes garbage) costs a few
-timeouts instead of one for every case of every base.
+An engine that says ``fixed_rules`` plays rules of its own and reads no ruleset, so its
+answer to a position is the same under every base: the suite runs once over every
+candidate base (one ``run_suite`` call; the harness asks each position once) and every
+base is judged on the very same answers. An engine that claims ``any_ruleset`` may read
+the request's parameters, so nothing is assumed about how its outcome under one base
+relates to its outcome under another: the suite runs under every base. There the first
+base runs alone first, with a budget of failures, so that an implementation that only
+errors (it crashes at once, hangs, writes garbage) costs a few timeouts instead of one
+for every case of every base.
+
+The whole observation is bounded by ``budget`` seconds: once spent, the run is stopped
+(as by Ctrl-C) and what was judged so far is kept, marked as cut short. Answers are
+checked against the protocol's schema: a wrongly typed answer is an error, not an
+outcome to compare field by field.
 """
 
 from __future__ import annotations
 
+import _thread
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,12 +27,16 @@ from typing import Any
 
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.harness import Options, SuiteResult, run_suite
+from schwimmen.conformance.process import ProcessImplementation
 from schwimmen.conformance.runner import CaseResult, Status
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
 
 PROBE_FAILURES = 10  # the first base runs alone until this many cases failed or errored
 MIN_JUDGED = 5  # a base with fewer judged fixtures is no candidate
+PROGRESS_EVERY = 10.0  # seconds between progress lines
+
+Progress = Callable[[str], None]
 
 Implementation = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 
@@ -59,6 +73,8 @@ class Evidence:
     seconds: float = 0.0
     errors: list[str] = field(default_factory=list)  # a few errored or skipped, as examples
     problem: str | None = None
+    fixed_rules: bool = False  # every base judged the same answers
+    cut_short: str | None = None  # why the run stopped before every case was asked
 
 
 def candidate_bases(catalog: Catalog, implementation: Mapping[str, Any] | None) -> list[str]:
@@ -88,32 +104,115 @@ def observe(
     options: Options,
     bases: Sequence[str] = (),
     implementation: Implementation | None = None,
+    budget: float | None = None,
+    progress: Progress | None = None,
 ) -> Evidence:
     """Run the suite under each base (``bases``, or :func:`candidate_bases`) and keep
     the outcomes. ``options.impl`` is the process to run; without it, ``implementation``
     is called in-process (the reference by default; the tests' doubles)."""
     started = time.perf_counter()
+    clock = _Clock(budget, progress)
+    with clock:
+        if options.impl is not None and _says_fixed_rules(options):
+            names = list(bases) or catalog.standard_names()
+            clock.say(f"a fixed-rules engine: each position once, judged under {len(names)} bases")
+            suite = _run(catalog, options, names, None, implementation, clock)
+            evidence = _evidence(dict(suite.implementation), [suite], names)
+            evidence.fixed_rules = True
+            problem = _probe_problem(suite) if not suite.interrupted else None
+        else:
+            evidence, problem = _per_base(catalog, options, bases, implementation, clock)
+    if clock.spent:
+        evidence.cut_short = f"stopped at the time budget of {budget:g} s"
+        problem = None
+    elif problem == "interrupted":
+        evidence.cut_short = "interrupted"
+    evidence.seconds = time.perf_counter() - started
+    evidence.problem = problem or _judged_problem(evidence)
+    return evidence
+
+
+def _per_base(
+    catalog: Catalog,
+    options: Options,
+    bases: Sequence[str],
+    implementation: Implementation | None,
+    clock: _Clock,
+) -> tuple[Evidence, str | None]:
     in_process = options.impl is None
     first = list(bases[:1]) or catalog.standard_names()[:1]
-    probe = _run(catalog, options, first, PROBE_FAILURES, implementation)
+    probe = _run(catalog, options, first, PROBE_FAILURES, implementation, clock)
     info = dict(probe.implementation)
     names = list(bases) or candidate_bases(catalog, None if in_process else info)
     if names and names[0] not in first and "error" not in info and not probe.interrupted:
         first = names[:1]  # the first ruleset is not claimed: probe one that is
-        probe = _run(catalog, options, first, PROBE_FAILURES, implementation)
+        probe = _run(catalog, options, first, PROBE_FAILURES, implementation, clock)
     problem = _probe_problem(probe)
     suites = [probe]
     if problem is None:
         cut_short = any(r.message.startswith("not run") for r in probe.results)
         rest = [n for n in names if cut_short or n not in first]
         if rest:
-            full = _run(catalog, options, rest, None, implementation)
+            full = _run(catalog, options, rest, None, implementation, clock)
             suites = [full] if cut_short else [probe, full]
             problem = "interrupted" if full.interrupted else None
-    evidence = _evidence(info, suites, names)
-    evidence.seconds = time.perf_counter() - started
-    evidence.problem = problem or _judged_problem(evidence)
-    return evidence
+    return _evidence(info, suites, names), problem
+
+
+def _says_fixed_rules(options: Options) -> bool:
+    """Whether the start answer says ``fixed_rules`` (one start, then stopped)."""
+    assert options.impl is not None
+    process = ProcessImplementation(
+        options.impl, timeout=options.timeout, start_timeout=options.start_timeout
+    )
+    try:
+        started = process.start()
+        return started is not None and started.fixed_rules
+    finally:
+        process.close()
+
+
+class _Clock:
+    """The run's time budget and its progress lines. When the budget is spent the main
+    thread is interrupted, as by Ctrl-C: the harness stops its workers and keeps what
+    was judged (only the main thread can be interrupted so; elsewhere there is no
+    budget)."""
+
+    def __init__(self, budget: float | None, progress: Progress | None) -> None:
+        self.budget = budget
+        self.progress = progress
+        self.spent = False
+        self.started = time.monotonic()
+        self.last = self.started
+        self.done = 0
+        self.timer: threading.Timer | None = None
+
+    def __enter__(self) -> _Clock:
+        if self.budget is not None and threading.current_thread() is threading.main_thread():
+            self.timer = threading.Timer(self.budget, self._stop)
+            self.timer.daemon = True
+            self.timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+
+    def _stop(self) -> None:
+        self.spent = True
+        self.say(f"the time budget of {self.budget:g} s is spent: stopping")
+        _thread.interrupt_main()
+
+    def say(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress(f"{time.monotonic() - self.started:6.1f} s  {text}")
+
+    def case(self, result: CaseResult) -> None:
+        self.done += 1
+        now = time.monotonic()
+        if now - self.last >= PROGRESS_EVERY:
+            self.last = now
+            self.say(f"{self.done} cases answered, the last {result.key}: {result.status.value}")
 
 
 def _run(
@@ -122,6 +221,7 @@ def _run(
     names: Sequence[str],
     max_fail: int | None,
     implementation: Implementation | None,
+    clock: _Clock,
 ) -> SuiteResult:
     narrowed = Options(
         impl=options.impl,
@@ -130,9 +230,16 @@ def _run(
         max_fail=max_fail,
         timeout=options.timeout,
         start_timeout=options.start_timeout,
+        validate_protocol=True,
         fixtures_dir=options.fixtures_dir,
     )
-    return run_suite(catalog, narrowed, implementation=implementation)
+    try:
+        return run_suite(catalog, narrowed, clock.case, implementation=implementation)
+    except KeyboardInterrupt:
+        if not clock.spent:
+            raise
+        # in-process, the interruption ends the loop itself: nothing was kept
+        return SuiteResult({"name": "in-process"}, list(names), [], 0.0, interrupted=True)
 
 
 def _probe_problem(probe: SuiteResult) -> str | None:
@@ -142,9 +249,10 @@ def _probe_problem(probe: SuiteResult) -> str | None:
         return "interrupted"
     counts = probe.counts()
     if counts["passed"] + counts["failed"] == 0 and counts["errored"]:
+        total = len(probe.results)
         return (
-            f"{counts['errored']} cases errored and none was judged"
-            f"{_first_error(probe.results)}; not enough judged to fingerprint"
+            f"too little judged to tell: 0 of {total} cases judged, {counts['errored']} "
+            f"errored{_first_error(probe.results)}"
         )
     return None
 
@@ -189,6 +297,6 @@ def _judged_problem(evidence: Evidence) -> str | None:
         return None
     c = evidence.counts
     return (
-        f"{c['passed'] + c['failed']} cases judged, {c['errored']} errored, "
-        f"{c['skipped']} skipped; not enough judged to fingerprint"
+        f"too little judged to tell: {c['passed'] + c['failed']} of {sum(c.values())} cases "
+        f"judged ({c['errored']} errored, {c['skipped']} skipped)"
     )

@@ -2,10 +2,13 @@
 
 The line reads like a finding, not a score: the closest base, each parameter value the
 engine plays instead of the base's (with where the base's value comes from, so a reader
-sees which source the engine departs from) and how many failures it explains, then what
-stays unexplained. The house rule is the deviations as a file ``schwimmen validate``
-accepts, to run the suite against the engine as it plays (``--ruleset RULESET+FILE``),
-or to argue about.
+sees which source the engine departs from) and the fixtures that show it, then what
+stays unexplained. When too little was judged to tell, it says so and claims nothing.
+The text report adds what each base judged, what the suite cannot tell, the claimed
+changes re-judged on the base's cases, and the failures no parameter explains grouped
+by what differs, in words: a rule the suite cannot yet express. The house rule is the
+claimed deviations as a file ``schwimmen validate`` accepts, to run the suite against the
+engine as it plays (``--ruleset RULESET+FILE``), or to argue about.
 """
 
 from __future__ import annotations
@@ -18,13 +21,38 @@ from typing import Any
 import yaml
 
 from schwimmen.conformance.fingerprint.analysis import Fingerprint
-from schwimmen.conformance.fingerprint.search import Change, Deviation, Explanation
+from schwimmen.conformance.fingerprint.search import Change, Deviation, Difference, Explanation
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import ProvenanceKind, Ruleset
 
 MAX_QUOTE = 60
 MAX_IDS = 12
+MAX_BASES = 8  # rows of the bases table in the text report (JSON has them all)
+
+# What a field of the outcome is about, in a player's words (the first part of its path).
+FIELD_WORDS = {
+    "dealer": "who deals next",
+    "to_move": "whose turn it is",
+    "phase": "what phase the round is in",
+    "steps": "whether a move is allowed",
+    "winners": "who wins",
+    "match_over": "whether the match is over",
+    "lives": "the lives left",
+    "eliminated": "who is out",
+    "swimming": "who swims",
+    "knocker": "who knocked",
+    "legal": "which moves are legal",
+    "values": "what a hand is worth",
+    "points": "the points",
+    "hands": "the hands",
+    "middle": "the middle",
+    "rounds": "how a round ends",
+    "end": "how the round ends",
+    "losses": "the lives lost",
+    "stock": "the stock",
+    "discard_top": "the discard pile",
+}
 ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
@@ -72,13 +100,14 @@ def _count(n: int, word: str) -> str:
 
 
 def effect(deviation: Deviation) -> str:
-    """``explains 6 failures`` (and what it only silences, and the errors it accounts
-    for)."""
-    out = f"explains {_count(deviation.explains, 'failure')}"
+    """``shown by 2 fixtures (knocking/knocker-lowest, ...)``: the cases that fail without
+    the change and pass with it (and, as no evidence, what it also takes out of
+    judgement and the errors it accounts for)."""
+    out = f"shown by {_count(deviation.explains, 'fixture')} ({_ids(deviation.shows)})"
     if deviation.silences:
-        out += f", silences {deviation.silences} (no case for the value)"
+        out += f"; also takes {deviation.silences} out of judgement (no case for the value)"
     if deviation.refuses:
-        out += f", accounts for {deviation.refuses} errored (positions it cannot have)"
+        out += f"; accounts for {deviation.refuses} errored (positions it cannot have)"
     return out
 
 
@@ -87,6 +116,10 @@ def summary(found: Fingerprint) -> str:
     best = found.closest
     if best is None:
         return f"no fingerprint: {found.problem or 'no base was judged'}"
+    if found.problem is not None:
+        return f"no fingerprint: {found.problem}"
+    if found.doubt is not None:
+        return f"no fingerprint: {found.doubt} (closest so far: {best.base}); nothing claimed"
     parts = [f"closest: {best.base}"]
     for i, deviation in enumerate(best.deviations):
         reasons = "; ".join(why_base(best.base_ruleset, c) for c in deviation.changes)
@@ -100,7 +133,90 @@ def summary(found: Fingerprint) -> str:
         parts.append(f"{unexplained} unexplained: {_ids(best.unexplained)}")
     if best.errored:
         parts.append(f"{len(best.errored)} errored")
+    if best.undecided:
+        undecided = [c for u in best.undecided for c in u.changes]
+        parts.append(f"cannot tell: {_changes_text(undecided)}")
     return "; ".join(parts)
+
+
+def tally(e: Explanation) -> dict[str, int]:
+    """judged / agreeing / idle / failing / errored under a base, and with its changes."""
+    base_judged = e.judged
+    return {
+        "planned": e.planned,
+        "judged": base_judged,
+        "agree": base_judged - len(e.failures) - len(e.base_idle),
+        "idle": len(e.base_idle),
+        "failed": len(e.failures),
+        "errored": len(e.errored) + len(e.refused),
+        "judged_with_changes": e.judged_after,
+        "agree_with_changes": e.agreement,
+        "idle_with_changes": len(e.idle),
+        "failed_with_changes": len(e.unexplained),
+        "errored_with_changes": len(e.errored),
+        "out_of_judgement": len(e.dropped),
+    }
+
+
+def groups(differences: Sequence[Difference]) -> list[dict[str, Any]]:
+    """The unexplained failures grouped by the first differing field (indices and
+    players taken out) and its kind of difference, largest first."""
+    found: dict[tuple[str, str], list[Difference]] = {}
+    for d in differences:
+        found.setdefault((_field(d.path), d.kind), []).append(d)
+    out = []
+    for (name, kind), items in sorted(found.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        first = items[0]
+        out.append(
+            {
+                "field": name,
+                "kind": kind,
+                "words": FIELD_WORDS.get(name.split(".")[0], name) if name else "errored",
+                "example": {"path": first.path, "expected": first.expected, "actual": first.actual},
+                "fixtures": [d.fixture for d in items],
+            }
+        )
+    return out
+
+
+def _field(path: str) -> str:
+    parts = [p for p in re.split(r"[.\[\]]+", path) if p and not p.isdigit()]
+    return ".".join(p for p in parts if not re.fullmatch(r"P\d+", p))
+
+
+def _group_line(group: Mapping[str, Any]) -> str:
+    ids = group["fixtures"]
+    where = f"in {_count(len(ids), 'case')}: {_ids(ids)}"
+    if group["kind"] == "errored":
+        return f"  the engine errored ({_clip(str(group['example']['actual']))}), {where}"
+    ex = group["example"]
+    from schwimmen.conformance.compare import show
+
+    expected, actual = _clip(show(ex["expected"])), _clip(show(ex["actual"]))
+    said = f"the reference says {expected}, the engine {actual}"
+    if group["kind"] == "missing":
+        said = f"the engine does not say it (the reference: {expected})"
+    elif group["kind"] == "wrong type":
+        said = f"the reference says {expected}, the engine answers another kind: {actual}"
+    return f"  {group['words']} ({ex['path']}): {said}, {where}"
+
+
+def _bases_table(found: Fingerprint) -> list[str]:
+    rows = [
+        "  base                          judged  agree  idle  fail  err | with changes: "
+        "judged  agree  fail  changes"
+    ]
+    for e in found.explanations[:MAX_BASES]:
+        t = tally(e)
+        rows.append(
+            f"  {e.base[:29]:<29} {t['judged']:>6} {t['agree']:>6} {t['idle']:>5} "
+            f"{t['failed']:>5} {t['errored']:>4} |               {t['judged_with_changes']:>6} "
+            f"{t['agree_with_changes']:>6} {t['failed_with_changes']:>5} {e.complexity:>8}"
+        )
+    more = len(found.explanations) - MAX_BASES
+    if more > 0:
+        rows.append(f"  ... and {more} more bases (--format json has them all)")
+    return rows
 
 
 def same_as(catalog: Catalog, explanation: Explanation) -> list[str]:
@@ -133,17 +249,22 @@ def text(found: Fingerprint, catalog: Catalog) -> str:
                 f"{_changes_text(alternative)}"
             )
     also = same_as(catalog, best)
-    if also:
+    if also and found.told:
         lines.append(f"  that is what {', '.join(also)} plays")
+    t = tally(best)
     lines.append(
-        f"  {best.judged} fixtures judged under {best.base}: {len(best.failures)} failed; "
-        f"{best.agreement} agree with the changes"
+        f"  under {best.base} alone: {t['judged']} of {t['planned']} cases judged, "
+        f"{t['failed']} failed, {t['idle']} passed only as an engine doing nothing would"
     )
-    if best.unjudged:
+    if best.deviations:
         lines.append(
-            f"  {_count(len(best.unjudged), 'failure')} with no case for the changed values "
-            f"(the suite has no expectation there): {_ids(best.unjudged)}"
+            f"  with the changes claimed: {t['judged_with_changes']} judged, "
+            f"{t['failed_with_changes']} failed, {t['idle_with_changes']} idle passes; "
+            f"{t['out_of_judgement']} out of judgement"
+            + (f": {_ids(best.dropped)}" if best.dropped else "")
         )
+    for u in best.undecided:
+        lines.append(f"  cannot tell {_changes_text(u.changes)}: {u.reason}")
     if best.refused:
         lines.append(
             f"  {len(best.refused)} errored on positions the changed ruleset cannot have: "
@@ -151,12 +272,17 @@ def text(found: Fingerprint, catalog: Catalog) -> str:
         )
     if best.errored:
         lines.append(f"  {len(best.errored)} errored under {best.base}: {_ids(best.errored)}")
+    found_groups = groups(best.differences)
+    if found_groups:
+        lines.append(
+            "failures no parameter explains, by what differs (rules the suite cannot yet express):"
+        )
+        lines += [_group_line(g) for g in found_groups]
     if found.tied:
         names = ", ".join(e.base for e in found.tied)
         lines.append(f"as good (the suite cannot tell them apart): {names}")
-    others = [e for e in found.explanations[1:] if e not in found.tied][:3]
-    if others:
-        lines.append("next: " + "; ".join(_brief(e) for e in others))
+    lines.append("by base, on the same answers (idle: passes an engine doing nothing has too):")
+    lines += _bases_table(found)
     return "\n".join(lines) + "\n"
 
 
@@ -184,6 +310,9 @@ def to_json(found: Fingerprint, catalog: Catalog) -> dict[str, Any]:
         "counts": dict(found.counts),
         "seconds": round(found.seconds, 3),
         "problem": found.problem,
+        "doubt": found.doubt,
+        "told": found.told,
+        "fixed_rules": bool(found.evidence and found.evidence.fixed_rules),
         "summary": summary(found),
         "closest": _explanation_json(best, catalog) if best is not None else None,
         "tied": [e.base for e in found.tied],
@@ -201,6 +330,7 @@ def _explanation_json(e: Explanation, catalog: Catalog | None) -> dict[str, Any]
             "agreement": e.agreement,
         },
         "judged": e.judged,
+        "tally": tally(e),
         "failures": list(e.failures),
         "deviations": [
             {
@@ -208,6 +338,7 @@ def _explanation_json(e: Explanation, catalog: Catalog | None) -> dict[str, Any]
                 "explains": d.explains,
                 "silences": d.silences,
                 "refuses": d.refuses,
+                "shown_by": list(d.shows),
                 "alternatives": [[c.to_json() for c in a] for a in d.alternatives],
             }
             for d in e.deviations
@@ -216,6 +347,12 @@ def _explanation_json(e: Explanation, catalog: Catalog | None) -> dict[str, Any]
         "unjudged": list(e.unjudged),
         "errored": list(e.errored),
         "refused": list(e.refused),
+        "cannot_tell": [
+            {"changes": [c.to_json() for c in u.changes], "reason": u.reason} for u in e.undecided
+        ],
+        "idle": list(e.idle),
+        "out_of_judgement": list(e.dropped),
+        "unexpressed": groups(e.differences),
         "searched_fully": not e.stopped,
     }
     if catalog is not None:
@@ -240,7 +377,7 @@ def house_rule(found: Fingerprint, catalog: Catalog, rule_id: str) -> str | None
     (with the house rules of a composed base, so that ``ruleset+FILE`` plays what the
     engine plays), or None when there is nothing to write."""
     best = found.closest
-    if best is None or not best.changes:
+    if best is None or not best.changes or not found.told:
         return None
     name = str(found.implementation.get("name") or "the implementation")
     rules: dict[str, dict[str, Any]] = {}

@@ -7,7 +7,7 @@ import itertools
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from schwimmen.conformance.fingerprint.evidence import BaseEvidence
@@ -19,6 +19,7 @@ from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import Ruleset
 
 MAX_CHANGES = 4
+RETRIES = 2  # searches again without the changes no case showed
 MAX_HINT = 2  # parameters one matching case may ask to change at once
 MAX_COMBINATIONS = 24  # value combinations tried for one such case
 RESOLVED = 5  # candidates resolved at each step, besides those tying with the best estimate
@@ -79,17 +80,42 @@ class Change:
 
 @dataclass(frozen=True)
 class Deviation:
-    """Changes found together (one step of the search). Of the base's failures they
-    ``explain`` those that agree with them and not without them, ``silence`` those no
-    case judges with them (the suite has no expectation for these values there), and
-    ``refuse`` errored positions the changed ruleset cannot have. ``alternatives`` have
-    the same effect on every fixture: the suite cannot tell them apart from these."""
+    """Changes found together (one step of the search), claimed as played because the
+    fixtures ``shows`` fail without them and pass with them, by what the engine did (no
+    pass that an engine doing nothing would have). Of the base's failures they also
+    ``silence`` some (no case judges them with the changes: the suite has no expectation
+    for these values there) and ``refuse`` errored positions the changed ruleset cannot
+    have; neither is evidence. ``alternatives`` have the same effect on every fixture:
+    the suite cannot tell them apart from these."""
 
     changes: tuple[Change, ...]
     explains: int
     silences: int = 0
     refuses: int = 0
     alternatives: tuple[tuple[Change, ...], ...] = ()
+    shows: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Undecided:
+    """Changes the search tried that no answered case shows: never claimed, never
+    written into a house rule; ``reason`` says why the suite cannot tell."""
+
+    changes: tuple[Change, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Difference:
+    """How the engine's answer to a fixture differs from what the closest ruleset
+    expects: the first differing field, the expected and the given value (``kind``:
+    missing, wrong type, other value, errored)."""
+
+    fixture: str
+    path: str
+    expected: Any
+    actual: Any
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -108,6 +134,18 @@ class Explanation:
     errored: tuple[str, ...]  # errored under the base, positions the changes still allow
     refused: tuple[str, ...]  # errored under the base, positions the changes cannot have
     stopped: bool  # searched only until it could no longer beat the closest
+    undecided: tuple[Undecided, ...] = ()  # tried, shown by no case: not claimed
+    idle: tuple[str, ...] = ()  # passes with the changes an engine doing nothing has too
+    base_idle: tuple[str, ...] = ()  # the same under the base alone
+    dropped: tuple[str, ...] = ()  # judged under the base, not judged with the changes
+    differences: tuple[Difference, ...] = ()  # of the unexplained, how they differ
+    planned: int = 0  # cases planned under the base (judged, errored or skipped)
+    searched: tuple[int, int, int] = (0, 0, 0)  # the search's own: left, changes, agreement
+
+    @property
+    def judged_after(self) -> int:
+        """Fixtures judged with the changes (agreeing, idle or not, and disagreeing)."""
+        return self.agreement + len(self.idle) + len(self.unexplained)
 
     @property
     def changes(self) -> dict[str, Any]:
@@ -122,8 +160,14 @@ class Explanation:
         return len(self.base_ruleset.overlays) + len(self.changes)
 
     def rank(self) -> tuple[int, int, int]:
-        """Smaller is closer: unexplained failures and errors, changes, agreement."""
-        return (len(self.unexplained) + len(self.errored), self.complexity, -self.agreement)
+        """Smaller is closer: failures and errors the search's changes leave, those
+        changes (with the base's house rules), agreement (passes by what the engine did;
+        an idle pass is no evidence). The search's own changes, the undecided included,
+        choose the base: a value the suite has no case for is still a reason the base's
+        cases fail, not a failure of the base; but only the changes cases show are
+        claimed, and what they leave is reported as unexplained."""
+        left, changes, agreement = self.searched
+        return (left, len(self.base_ruleset.overlays) + changes, -agreement)
 
 
 # --------------------------------------------------------------------------- vocabulary
@@ -230,7 +274,15 @@ class Search:
         self.values = self.ruleset.values()
         self.observed = evidence.observed
         self.errored = evidence.errored
+        self.planned = len(evidence.observed) + len(evidence.errored) + evidence.skipped
         self.not_reported = not_reported
+        self._idle: dict[tuple[str, int], bool] = {}
+        self.banned: set[tuple[str, str]] = set()  # changes no case showed, not tried again
+        self.inert = not any(
+            isinstance(o.outcome.get("steps"), list)
+            and any(_accepted(step) for step in o.outcome["steps"])
+            for o in self.observed.values()
+        )
         self.vocabulary = vocabulary
         self.naming: dict[str, list[str]] = {}  # parameter -> fixtures whose cases name it
         for fid, seen in self.observed.items():
@@ -363,6 +415,56 @@ class Search:
                 return False
         return True
 
+    def idle(self, fid: str, ruleset: Ruleset) -> bool:
+        """Is the engine's pass on ``fid`` one an engine doing nothing has too? It is so
+        when the reference's answer to the same position with every step removed (the
+        dealt state alone) passes the case as well, or when the engine accepted no step
+        of the fixture and accepts no step anywhere (an engine that deals and refuses
+        every move passes every case expecting a refusal; one that plays elsewhere
+        refuses here by a rule of its own): then the case did not see the engine play.
+        Worked out once per case (its expectation depends only on what it pins)."""
+        fixture = self.observed[fid].fixture
+        case = fixture.applicable_case(ruleset)
+        if case is None:
+            return False
+        memo = (fid, case.index)
+        found = self._idle.get(memo)
+        if found is None:
+            found = self._idle[memo] = self._idle_case(fixture, case, ruleset)
+        return found
+
+    def _idle_case(self, fixture: Fixture, case: Case, ruleset: Ruleset) -> bool:
+        from schwimmen.engine.adapter import run_case
+
+        outcome = self.observed[fixture.id].outcome
+        if fixture.setup.get("steps") and self.inert:
+            steps = outcome.get("steps")
+            if isinstance(steps, list) and not any(_accepted(s) for s in steps):
+                return True
+        request = fixture.request(ruleset)
+        if "steps" not in request:
+            return False  # nothing to take away: the answer is all the engine's work
+        request = {k: v for k, v in request.items() if k not in ("steps", "checkpoints")}
+        try:
+            answer = run_case(request)
+        except Exception:  # a position that makes no sense without its steps
+            return False
+        return judge(fixture, case, ruleset, answer, self.not_reported).status is Status.PASSED
+
+    def difference(self, fid: str, ruleset: Ruleset) -> Difference:
+        """The first field in which the answer to ``fid`` differs from ``ruleset``'s case."""
+        fixture = self.observed[fid].fixture
+        case = fixture.applicable_case(ruleset)
+        if case is None:
+            return Difference(fid, "", None, None, "not judged")
+        answer = {"status": "ok", "outcome": self.observed[fid].outcome}
+        result = judge(fixture, case, ruleset, answer, self.not_reported)
+        if not result.mismatches:
+            return Difference(fid, "", None, result.message, "errored")
+        first = result.mismatches[0]
+        expected, actual = _plain(first.expected), _plain(first.actual)
+        return Difference(fid, first.path, expected, actual, _kind(first))
+
     # -- candidates
     def hints(
         self, current: Scored, clear: bool = False
@@ -452,7 +554,25 @@ class Search:
     def run(self, limit: int | None = None) -> Explanation:
         """The best explanation on this base. With ``limit``, the search stops once it has
         that many changes (house rules of the base included) and still something to
-        explain: another base explained everything with ``limit``, this one cannot beat it."""
+        explain: another base explained everything with ``limit``, this one cannot beat it.
+        A change the search made that no case shows is not claimed; the search is then run
+        again without it (up to ``RETRIES`` times), since a greedy step that only silences
+        may have shut out the changes that explain (a knock refused below 20 points
+        silenced as ``requires = maximum`` hid the knocker paying two)."""
+        found = self._run_once(limit)
+        for _ in range(RETRIES):
+            if not found.undecided:
+                break
+            for u in found.undecided:
+                self.banned.update((c.parameter, key(c.value)) for c in u.changes)
+            again = self._run_once(limit)
+            undecided = found.undecided
+            if len(again.changes) > len(found.changes) or again.rank() < found.rank():
+                found = again
+            found = replace(found, undecided=_merge(undecided, found.undecided))
+        return found
+
+    def _run_once(self, limit: int | None) -> Explanation:
         current = self.start
         steps: list[tuple[Delta, list[Scored]]] = []  # what each step set; its equals
         stopped = False
@@ -515,6 +635,7 @@ class Search:
         to leave nothing unexplained), scored: in the order of their estimates, the best
         few resolved (and those that tie with the best)."""
         deltas = {self.merged(current.delta, hint) for hint in hints}
+        deltas = {d for d in deltas if self.banned.isdisjoint(d)}
         deltas.discard(current.delta)
         estimated = sorted((self.estimate(d), d) for d in deltas)
         estimated = [(q, d) for q, d in estimated if q < current.quality()]
@@ -546,18 +667,29 @@ class Search:
     def _explanation(
         self, final: Scored, steps: list[tuple[Delta, list[Scored]]], stopped: bool
     ) -> Explanation:
-        failures = self.start.disagree
         kept = set(final.delta)
-        deviations = []
+        groups: list[tuple[Delta, list[Scored]]] = []
         grouped: set[tuple[str, str]] = set()
         for added, equals in steps:
             group = tuple(d for d in added if d in kept and d not in grouped)
             if group:
                 grouped.update(group)
-                deviations.append(self._deviation(final, group, equals))
+                groups.append((group, equals))
         left = tuple(d for d in final.delta if d not in grouped)
         if left:
-            deviations.append(self._deviation(final, left, []))
+            groups.append((left, []))
+        searched = (
+            final.unexplained(),
+            len(final.delta),
+            sum(1 for f in final.agree if not self.idle(f, final.ruleset)),
+        )
+        groups, undecided, final = self._claims(groups)
+        deviations = [self._deviation(final, group, equals) for group, equals in groups]
+        failures = self.start.disagree
+        idle = frozenset(f for f in final.agree if self.idle(f, final.ruleset))
+        base_idle = frozenset(f for f in self.start.agree if self.idle(f, self.ruleset))
+        judged_base = self.start.agree | self.start.disagree
+        judged_final = final.agree | final.disagree
         return Explanation(
             base=self.base,
             ruleset=final.ruleset,
@@ -565,13 +697,109 @@ class Search:
             judged=len(self.observed),
             failures=tuple(sorted(failures)),
             deviations=tuple(deviations),
-            agreement=len(final.agree),
+            agreement=len(final.agree - idle),
             unexplained=tuple(sorted(final.disagree)),
             unjudged=tuple(sorted(failures - final.agree - final.disagree)),
             errored=tuple(sorted(final.errored)),
             refused=tuple(sorted(self.start.errored - final.errored)),
             stopped=stopped,
+            undecided=tuple(undecided),
+            idle=tuple(sorted(idle)),
+            base_idle=tuple(sorted(base_idle)),
+            dropped=tuple(sorted(judged_base - judged_final)),
+            differences=tuple(self.difference(f, final.ruleset) for f in sorted(final.disagree)),
+            planned=self.planned,
+            searched=searched,
         )
+
+    def shown_by(self, final: Scored, without: Scored) -> tuple[str, ...]:
+        """The fixtures that fail without the changes and pass with them, by what the
+        engine did (an idle pass shows nothing). A change is claimed only when these
+        are at least as many as the passes it takes out of judgement (:meth:`lost`)."""
+        moved = (final.agree - without.agree) & without.disagree
+        return tuple(sorted(f for f in moved if not self.idle(f, final.ruleset)))
+
+    def _claims(
+        self, groups: list[tuple[Delta, list[Scored]]]
+    ) -> tuple[list[tuple[Delta, list[Scored]]], list[Undecided], Scored]:
+        """The groups some answered case shows, and those it does not (with why), the
+        latter dropped one by one until every group left is shown."""
+        undecided: list[Undecided] = []
+        groups = list(groups)
+        while True:
+            claimed = tuple(sorted(d for g, _ in groups for d in g))
+            final = self.score(claimed)
+            if final is None:  # cannot happen for the search's own result; be safe
+                return [], undecided, self.start
+            for i, (group, _) in enumerate(groups):
+                rest = tuple(d for d in claimed if d not in group)
+                without = self.score(rest)
+                if without is None:
+                    continue  # the rest alone is no ruleset: the group makes it one
+                shown = self.shown_by(final, without)
+                lost = self.lost(final, without)
+                if not shown or len(lost) > len(shown):
+                    why = self._why(final, without, shown, lost)
+                    undecided.append(Undecided(self.changes(group), why))
+                    del groups[i]
+                    break
+            else:
+                return groups, undecided, final
+
+    def lost(self, final: Scored, without: Scored) -> frozenset[str]:
+        """The fixtures that pass without the changes (by what the engine did), that no
+        case judges with them, and on which the reference playing the changes fails the
+        case the engine passed: there the engine plays as without the changes, and the
+        change only hides it (a knock refused below 20 points is no ``requires =
+        maximum`` when the engine accepts a knock on 25 elsewhere). A fixture the suite
+        only lacks a case for, where the reference with the changes answers as the
+        engine did, is no evidence either way."""
+        from schwimmen.engine.adapter import run_case
+
+        hidden = without.agree - final.agree - final.disagree
+        out = set()
+        for fid in sorted(hidden):
+            if self.idle(fid, without.ruleset):
+                continue
+            fixture = self.observed[fid].fixture
+            case = fixture.applicable_case(without.ruleset)
+            if case is None or fixture.fits(final.ruleset) is not None:
+                continue
+            try:
+                answer = run_case(fixture.request(final.ruleset))
+            except Exception:  # the reference cannot play it: no evidence
+                continue
+            verdict = judge(fixture, case, without.ruleset, answer, self.not_reported)
+            if verdict.status is Status.FAILED:
+                out.add(fid)
+        return frozenset(out)
+
+    def _why(
+        self, final: Scored, without: Scored, shown: Sequence[str], lost: frozenset[str]
+    ) -> str:
+        if shown:
+            return (
+                f"{len(shown)} failing case(s) pass with it ({', '.join(shown[:3])}), but in "
+                f"{len(lost)} that pass without it and have no case with it the engine answers "
+                "as without it, not as the reference with it does "
+                f"({', '.join(sorted(lost)[:3])})"
+            )
+        moved = (final.agree - without.agree) & without.disagree
+        silenced = without.disagree - final.disagree - final.agree
+        refused = without.errored - final.errored
+        if moved:
+            return (
+                f"the {len(moved)} failing case(s) it would make pass pass also for an engine "
+                "that does nothing (every step refused, or the dealt state alone)"
+            )
+        if silenced:
+            return (
+                f"it only takes {len(silenced)} failing case(s) out of judgement: the suite "
+                "has no case for the value there"
+            )
+        if refused:
+            return f"it only accounts for {len(refused)} errored position(s) it cannot have"
+        return "no case the engine answered decides it"
 
     def _deviation(self, final: Scored, group: Delta, equals: list[Scored]) -> Deviation:
         """What ``group`` does in ``final``: what is lost without it, and the change sets
@@ -581,7 +809,6 @@ class Search:
         failures = self.start.disagree
         if without is None:  # the rest alone is no ruleset: credit the group with it all
             without = self.start
-        explained = (final.agree - without.agree) & failures
         silenced = (without.disagree - final.disagree - final.agree) & failures
         refused = without.errored - final.errored
         others: list[tuple[Change, ...]] = []
@@ -591,9 +818,48 @@ class Search:
                 shown = self.changes(swapped)
                 if shown not in others:
                     others.append(shown)
+        shows = self.shown_by(final, without)
         return Deviation(
-            self.changes(group), len(explained), len(silenced), len(refused), tuple(others)
+            self.changes(group), len(shows), len(silenced), len(refused), tuple(others), shows
         )
 
     def changes(self, delta: Delta) -> tuple[Change, ...]:
         return tuple(Change(p, json.loads(v), self.values.get(p)) for p, v in delta)
+
+
+def _accepted(step: Any) -> bool:
+    return isinstance(step, Mapping) and step.get("accepted") is True
+
+
+def _kind(mismatch: Any) -> str:
+    from schwimmen.conformance.compare import show
+
+    actual = show(mismatch.actual)
+    if actual in ("nothing", "not reported"):
+        return "missing"
+    expected = mismatch.expected
+    if type(expected) is not type(mismatch.actual) and not (
+        isinstance(expected, (int, float)) and isinstance(mismatch.actual, (int, float))
+    ):
+        return "wrong type"
+    return "other value"
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON can hold it (a missing value as the words for it)."""
+    from schwimmen.conformance.compare import show
+
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return show(value)
+    return value
+
+
+def _merge(*groups: tuple[Undecided, ...]) -> tuple[Undecided, ...]:
+    out: list[Undecided] = []
+    for group in groups:
+        for u in group:
+            if all(u.changes != o.changes for o in out):
+                out.append(u)
+    return tuple(out)

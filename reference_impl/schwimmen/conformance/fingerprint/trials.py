@@ -22,7 +22,13 @@ changed parameter values. Its verdict on a trial is one of
 * ``indistinguishable``: the fingerprint chose something else, but the truth would not
   rank better on the suite's evidence (as few unexplained failures and as few changes):
   a change with the same effect on every fixture as another;
+* ``cannot tell``: the trial's changes make failing fixtures pass by no case: they only
+  take them out of judgement (the suite has no case for the value there), so the
+  fingerprint must claim nothing on the base and list the change as "cannot tell";
 * ``miss``: the truth would have ranked better, and the search did not find it.
+
+Whatever the verdict, :func:`false_claims` lists every claimed value on the trial's base
+that the trial does not play: there must be none.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ NOT_OBSERVABLE = "not observable"
 INCONSISTENT = "suite inconsistent"
 IN_PART = "seen in part"
 INDISTINGUISHABLE = "indistinguishable"
+CANNOT_TELL = "cannot tell"
 MISS = "miss"
 
 
@@ -183,6 +190,8 @@ def verdict(catalog: Catalog, trial: Trial, found: Fingerprint) -> str:
         return MISS
     if scored.disagree or scored.errored:
         return INCONSISTENT
+    if not _shown(catalog, found, trial, scored) and not false_claims(catalog, trial, found):
+        return CANNOT_TELL
     truth_rank = (len(scored.disagree) + len(scored.errored), len(changes))
     if best.rank()[:2] > truth_rank:
         return MISS
@@ -191,6 +200,31 @@ def verdict(catalog: Catalog, trial: Trial, found: Fingerprint) -> str:
     if best.base == trial.base and named < wanted:
         return IN_PART
     return INDISTINGUISHABLE
+
+
+def _shown(catalog: Catalog, found: Fingerprint, trial: Trial, scored: Any) -> bool:
+    """Does some fixture failing under the trial's base pass under the truth (and not
+    only as an idle engine would)? Otherwise the suite cannot tell the trial's values."""
+    evidence = found.evidence
+    assert evidence is not None
+    base = check(catalog, evidence, trial.base, {})
+    if base is None:
+        return False
+    moved = (scored.agree - base.agree) & base.disagree
+    return bool(moved)
+
+
+def false_claims(catalog: Catalog, trial: Trial, found: Fingerprint) -> list[str]:
+    """The values claimed on the trial's own base that the trial does not play."""
+    best = found.closest
+    if best is None or best.base != trial.base or not found.told:
+        return []
+    truth = trial.ruleset(catalog).values()
+    return [
+        f"{p} = {json.dumps(v)}"
+        for p, v in best.changes.items()
+        if json.dumps(truth.get(p), sort_keys=True) != json.dumps(v, sort_keys=True)
+    ]
 
 
 def _keys(changes: Mapping[str, Any]) -> set[str]:
