@@ -296,7 +296,8 @@ def _judged_problem(evidence: Evidence) -> str | None:
     if best >= MIN_JUDGED:
         return None
     c = evidence.counts
+    why = f"{evidence.cut_short}, " if evidence.cut_short else ""
     return (
-        f"too little judged to tell: {c['passed'] + c['failed']} of {sum(c.values())} cases "
-        f"judged ({c['errored']} errored, {c['skipped']} skipped)"
+        f"too little judged to tell: {why}{c['passed'] + c['failed']} of {sum(c.values())} "
+        f"cases judged ({c['errored']} errored, {c['skipped']} skipped)"
     )
