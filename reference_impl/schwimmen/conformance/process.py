@@ -367,6 +367,7 @@ class _Pipes:
 
     def __init__(self, argv: Sequence[str], cwd: str | None, max_line: int) -> None:
         become_subreaper()
+        self.closed = False
         self.token = secrets.token_hex(8)
         _TOKENS.add(self.token)
         env = dict(os.environ)
@@ -381,7 +382,6 @@ class _Pipes:
             env=env,
             start_new_session=True,
         )
-        _LIVE.add(self)
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self.fd_in = self.proc.stdin.fileno()
         self.fd_out = self.proc.stdout.fileno()
@@ -402,8 +402,8 @@ class _Pipes:
         self.writing = selectors.DefaultSelector()
         self.writing.register(self.fd_in, selectors.EVENT_WRITE)
         self.writing.register(self.fd_err, selectors.EVENT_READ)
-        self.closed = False
         self.exited_at: float | None = None
+        _LIVE.add(self)  # last: another thread's clean-up may use it from now on
 
     # ------------------------------------------------------------------ reading
     def _read(self, fd: int) -> None:
