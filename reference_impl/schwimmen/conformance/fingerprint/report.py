@@ -196,9 +196,22 @@ def _group_line(group: Mapping[str, Any]) -> str:
     said = f"the reference says {expected}, the engine {actual}"
     if group["kind"] == "missing":
         said = f"the engine does not say it (the reference: {expected})"
+    elif _verdict(ex["expected"]) and _verdict(ex["actual"]):
+        said = f"the reference {_verdict(ex['expected'])}, the engine {_verdict(ex['actual'])}"
     elif group["kind"] == "wrong type":
         said = f"the reference says {expected}, the engine answers another kind: {actual}"
     return f"  {group['words']} ({ex['path']}): {said}, {where}"
+
+
+def _verdict(value: Any) -> str | None:
+    """A step's verdict in words ("accepts it", "refuses it (no-pass)"), or None when
+    ``value`` is no step verdict."""
+    if value == "accepted":
+        return "accepts it"
+    if isinstance(value, Mapping) and set(value) == {"rejected"}:
+        code = value["rejected"]
+        return f"refuses it ({code})" if isinstance(code, str) and code else "refuses it"
+    return None
 
 
 def _bases_table(found: Fingerprint) -> list[str]:
