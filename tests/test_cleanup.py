@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pids import alive, recorded
 
 from schwimmen.conformance import process
 from schwimmen.conformance.harness import Options, run_suite
@@ -20,19 +21,6 @@ PATTERN = "thirty-one-by-a-swap"
 RULESETS = ("pagat", "online", "rules-page")
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8") as handle:
-            state = handle.read().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in ("Z", "X")
-
-
-def _recorded(path: Path) -> list[int]:
-    return [int(p) for p in path.read_text().split()] if path.exists() else []
 
 
 def test_the_harness_is_a_child_subreaper() -> None:
@@ -50,11 +38,11 @@ def test_no_process_of_the_implementation_outlives_the_run(
     options = Options(impl=f"{sys.executable} {FAKE} {mode}", rulesets=RULESETS, pattern=PATTERN)
     suite = run_suite(catalog, options)
     assert len(suite.results) == len(RULESETS)
-    recorded = _recorded(pids)
+    started = recorded(pids)
     # the implementation, and a leaked grandchild per request (daemon: per start)
-    assert len(recorded) > len(RULESETS)
+    assert len(started) > len(RULESETS)
     time.sleep(0.2)
-    assert not [p for p in recorded if _alive(p)]
+    assert not [p for p in started if alive(p)]
 
 
 def test_end_all_ends_what_a_command_left_running(
@@ -72,11 +60,11 @@ def test_end_all_ends_what_a_command_left_running(
     }
     assert worker.run(case).answer["status"] == "ok"
     time.sleep(0.3)  # the grandchild has left the group, the session and its environment
-    leaked = _recorded(pids)
-    assert len(leaked) == 2 and all(_alive(p) for p in leaked)
+    leaked = recorded(pids)
+    assert len(leaked) == 2 and all(alive(p) for p in leaked)
     assert process._marker(leaked[1]) is None
     assert end_all() >= 1  # the orphan; the implementation itself is stopped too
     time.sleep(0.2)
-    assert not [p for p in leaked if _alive(p)]
+    assert not [p for p in leaked if alive(p)]
     assert worker.run(case).answer["status"] == "ok"  # it starts again when asked
     worker.close()

@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from pids import alive
 
 from schwimmen.cli.main import main
 from schwimmen.conformance.fixtures import load_fixtures
@@ -445,14 +446,6 @@ def _all_fields() -> frozenset[str]:
     return frozenset(FIELDS)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
 @pytest.mark.parametrize("interrupted", [False, True])
 def test_nothing_the_implementation_started_outlives_the_run(
@@ -485,9 +478,9 @@ def test_nothing_the_implementation_started_outlives_the_run(
     started = [int(n) for n in pids.read_text(encoding="utf-8").split()]
     assert len(started) > 2  # the implementation and grandchildren that left its session
     deadline = time.monotonic() + 3
-    while any(_alive(p) for p in started) and time.monotonic() < deadline:
+    while any(alive(p) for p in started) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert [p for p in started if _alive(p)] == []
+    assert [p for p in started if alive(p)] == []
     assert os.getpid() not in started
 
 

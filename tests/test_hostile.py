@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pids import alive, recorded
 
 from schwimmen.cli.main import main
 from schwimmen.conformance.harness import Options, run_suite
@@ -35,15 +36,6 @@ def _strict_json(text: str) -> Any:
         raise AssertionError(f"{name} in a report")
 
     return json.loads(text, parse_constant=refuse)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8") as handle:
-            state = handle.read().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in ("Z", "X")
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +61,7 @@ def _run_cli(
     elapsed = time.monotonic() - began
     assert out.is_file(), "the report was not written"
     report = _strict_json(out.read_text(encoding="utf-8"))
-    recorded = [int(p) for p in pids.read_text().split()] if pids.exists() else []
-    return code, elapsed, report, recorded
+    return code, elapsed, report, recorded(pids)
 
 
 HOSTILE = {
@@ -118,9 +109,9 @@ def test_hostile_implementation_gets_a_whole_report_and_no_green(
         assert any(HOSTILE[mode] in r["message"] for r in report["results"]), report["results"]
     assert pids, "the fake recorded its processes"
     deadline = time.monotonic() + 2
-    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not [p for p in pids if _alive(p)], "a process of the implementation outlived the run"
+    assert not [p for p in pids if alive(p)], "a process of the implementation outlived the run"
     assert grown_mib < 200, f"the harness grew by {grown_mib:.0f} MiB"
 
 
@@ -186,6 +177,7 @@ def test_no_grandchild_outlives_an_interrupted_run(
     assert suite.interrupted and not suite.ok
     assert len(suite.results) == len(RULESETS)
     assert "interrupted" in suite.verdict().line
-    recorded = [int(p) for p in pids.read_text().split()]
+    started = recorded(pids)
+    assert started
     time.sleep(0.3)
-    assert not [p for p in recorded if _alive(p)]
+    assert not [p for p in started if alive(p)]
