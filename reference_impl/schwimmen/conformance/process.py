@@ -627,13 +627,18 @@ class ProcessImplementation:
             pipes.signal_all()
 
     def _gone(self, what: str) -> str:
-        """Why the process stopped talking: its exit code (if it exited) and stderr tail."""
-        assert self.pipes is not None
-        code = self.pipes.exit_code(0.5)
+        """Why the process stopped talking: its exit code (if it exited) and stderr tail.
+
+        An interruption on another thread may have ended the process meanwhile (its pipes
+        are gone): then that is the reason, not an error of the harness."""
+        pipes = self.pipes
+        if pipes is None:
+            return f"{what} (stopped by the harness)"
+        code = pipes.exit_code(0.5)
         text = f"{what} (exit code {code})" if code is not None else what
-        if not self.pipes.out_eof:
+        if not pipes.out_eof:
             text += ", but a process it started still holds its output open"
-        stderr, _ = self.pipes.take_stderr()
+        stderr, _ = pipes.take_stderr()
         tail = [line for line in stderr.strip().splitlines() if line.strip()][-5:]
         if tail:
             text += "; stderr: " + " | ".join(tail)
