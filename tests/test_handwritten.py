@@ -21,7 +21,7 @@ from schwimmen.engine.simulate import Simulator, Stats
 from schwimmen.spec.loader import Catalog
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from handwritten import pagat, scat  # noqa: E402
+from handwritten import pagat, scat
 
 GAMES = {"pagat": pagat, "scat": scat}
 

@@ -9,6 +9,7 @@ dealer) on the same outcomes, and the figures of a run against the number of pro
 
 from __future__ import annotations
 
+import json
 import random
 import zlib
 from collections.abc import Iterator
@@ -21,7 +22,7 @@ from schwimmen.conformance.harness import default_rulesets
 from schwimmen.engine.invariants import check_replay
 from schwimmen.engine.lives import settle
 from schwimmen.engine.rotation import next_dealer
-from schwimmen.engine.simulate import Simulator, Stats, lockstep_missing, simulate
+from schwimmen.engine.simulate import Simulator, Stats, choose_bot, lockstep_missing, simulate
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.rules import Rules
 
@@ -223,3 +224,38 @@ def test_lockstep_and_compiled_rounds_end_alike_in_distribution() -> None:
         q = float((batch.reason == reason).mean())
         error = (p * (1 - p) / len(compiled) * 2) ** 0.5
         assert abs(p - q) < 5 * error + 1e-3, (reason, p, q)
+
+
+# ------------------------------------------------------------------ the greedy bot
+def test_auto_chooses_the_greedy_bot_where_a_knock_needs_a_31() -> None:
+    catalog = _catalog()
+    assert choose_bot(catalog.resolve("tri-palki+close-only-with-31").rules, "auto")[0] == "greedy"
+    assert choose_bot(catalog.resolve("pagat").rules, "auto")[0] == "random"
+    assert choose_bot(catalog.resolve("pagat").rules, "greedy") == ("greedy", "asked for")
+
+
+def test_greedy_matches_of_a_ruleset_that_ends_only_on_a_31_finish() -> None:
+    rules = _catalog().resolve("tri-palki+close-only-with-31").rules
+    stats = simulate(rules, 4, 6, 3, jobs=1, bot="greedy")
+    data = stats.to_json(4)
+    assert data["matches"] == 6 and data["unfinished_matches"] == 0
+    assert sum(stats.endings.values()) == stats.rounds == sum(stats.rounds_per_match.elements())
+    # replay-round: a match ends with exactly one winner
+    assert sum(stats.wins_by_seat.values()) == 6
+    assert stats.showdowns > 0 and 0 < data["mean_lowest_points"] <= data["mean_showdown_points"]
+
+
+def test_simulate_says_which_bot_and_engine_played(capsys: pytest.CaptureFixture[str]) -> None:
+    from schwimmen.cli.main import main
+
+    code = main(
+        ["simulate", "tri-palki+close-only-with-31", "--matches", "2", "--jobs", "1", "--json"]
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert data["bot"].startswith("greedy") and "--bot auto" in data["bot"]
+    assert data["engine"].startswith("full engine")
+    assert data["showdown_sample_rounds"] > 0
+    code = main(["simulate", "pagat", "--matches", "2", "--jobs", "1", "--json", "--bot", "random"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["bot"].startswith("random") and data["engine"] == "rounds in lockstep (numpy)"

@@ -28,6 +28,7 @@ from schwimmen.engine.hands import FEUER, MAXIMUM, evaluator_for
 from schwimmen.engine.lives import settle
 from schwimmen.engine.rotation import next_dealer
 from schwimmen.spec.rules import Rules
+from schwimmen.spec.vocabulary import KnockRequires
 
 MAX_ROUNDS = 5_000
 MAX_STEPS = 200_000  # decisions in one match on the full engine before it counts as unfinished
@@ -36,6 +37,17 @@ BOTS = {
     "greedy": "greedy (keeps the best hand, knocks at 26 points or more)",
     "random": "random (knock with probability 0.1, otherwise a uniformly random legal action)",
 }
+
+
+def choose_bot(rules: Rules, asked: str) -> tuple[str, str]:
+    """The bot ``--bot`` names, and why: ``auto`` is the random bot (the fastest figures)
+    unless a knock needs a 31 (``knocking.requires: maximum``), which random play seldom
+    holds, so that its rounds would hardly ever end; there the greedy bot plays."""
+    if asked != "auto":
+        return asked, "asked for"
+    if rules.knocking.requires is KnockRequires.MAXIMUM:
+        return "greedy", "chosen by --bot auto: a knock needs a 31, which random play seldom holds"
+    return "random", "chosen by --bot auto"
 
 
 def lockstep_missing(rules: Rules) -> list[str]:
@@ -359,6 +371,12 @@ class Simulator:
             stats.endings[reason] += 1
             if result.at_deal:
                 stats.at_deal[reason] += 1
+            points = [float(v.points) for v in result.values.values() if v.points is not None]
+            if points:
+                stats.showdown_points += sum(points)
+                stats.showdown_hands += len(points)
+                stats.lowest_points += min(points)
+                stats.showdowns += 1
             # the match settles each result so; settling it again gives the figures
             outcome = settle(rules, lives, sorted(result.hands), result.losses)
             stats.replays += outcome.replay
