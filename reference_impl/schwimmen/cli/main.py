@@ -299,6 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot",
         choices=["auto", "greedy", "random"],
         default="auto",
+        metavar="BOT",
         help="who plays: random, greedy (keeps the best hand, knocks on a good one), or auto "
         "(default: random, greedy where a knock needs a 31)",
     )
