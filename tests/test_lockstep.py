@@ -129,7 +129,7 @@ def _plain_matches(rules: Rules, seats: int, count: int, outcomes: dict[int, lis
             order = active[start:] + active[:start]
             code = outcomes[len(order)][at[len(order)]]
             at[len(order)] += 1
-            losses = {order[i]: code >> (5 + 4 * i) & 15 for i in range(len(order))}
+            losses = {order[i]: code >> (4 * i) & 15 for i in range(len(order))}
             result = settle(rules, lives, active, {s: n for s, n in losses.items() if n})
             if result.shared_win:
                 for s in active:
@@ -170,7 +170,9 @@ def test_the_match_state_machine_gives_the_plain_loops_figures(
     seats = 4
     kernel = Lockstep(rules)
     gen = np.random.default_rng(5)
-    outcomes = {n: kernel.codes(kernel.play(n, 6000, gen)).tolist() for n in range(2, seats + 1)}
+    outcomes = {
+        n: kernel.loss_codes(kernel.play(n, 6000, gen)).tolist() for n in range(2, seats + 1)
+    }
     simulator = Simulator(rules, seats)
     fast = Stats()
     pools: Any = {n: _Listed(codes) for n, codes in outcomes.items()}

@@ -162,12 +162,12 @@ class Lockstep:
         return losses
 
     # ------------------------------------------------------------------ a batch
-    def codes(self, batch: Batch) -> Ints:
-        """Each round's outcome as one integer: the reason, whether at the deal, and the
-        lives each player lost (4 bits each, in deal order)."""
-        code = batch.reason | batch.at_deal.astype(np.int64) << 4
+    def loss_codes(self, batch: Batch) -> Ints:
+        """Each round's losses as one integer: the lives each player lost, 4 bits each in
+        deal order (all a match needs to know of a round)."""
+        code = np.zeros(len(batch.reason), dtype=np.int64)
         for i in range(batch.losses.shape[1]):
-            code |= batch.losses[:, i] << (5 + 4 * i)
+            code |= batch.losses[:, i] << (4 * i)
         return code
 
     def play(self, n: int, count: int, gen: np.random.Generator, *, trace: bool = False) -> Batch:
@@ -334,8 +334,9 @@ class Lockstep:
             knock_ok = s.left < 0
             if f["NO_FIRST_KNOCK"]:
                 knock_ok &= s.moves > 0
-            knock = knock_ok & (gen.random(count) < 0.1)
-            move = (gen.random(count) * choices).astype(np.int64)
+            u = gen.random((2, count))
+            knock = knock_ok & (u[0] < 0.1)
+            move = (u[1] * choices).astype(np.int64)
             if not f["AFTER_MOVE"]:
                 move[knock] = -1
             one = (move >= 0) & (move < n_one)
@@ -359,7 +360,8 @@ class Lockstep:
             flat_hands[pos] = h2
             s.mc = mc2
             key = flat[h2]
-            s.moves += 1
+            if f["NO_FIRST_KNOCK"]:
+                s.moves += 1
             ended = np.zeros(count, dtype=np.bool_)
             self._end_by_move(out, s, key, changed, ended)
             open_round = s.left < 0
@@ -420,7 +422,7 @@ class Lockstep:
         pile = np.zeros(deck.shape, dtype=np.int64)
         if upcard:
             pile[:, : len(upcard)] = deck[:, np.asarray(upcard)]
-        dl = np.full(deck.shape[0], len(upcard), dtype=np.int64)
+        s.dl = np.full(len(s.lane), len(upcard), dtype=np.int64)
         shift = np.asarray([12, 6, 0, 0], dtype=np.int64)
         traces = out.traces
         name = self.text
@@ -434,9 +436,10 @@ class Lockstep:
             knock_ok = (s.left < 0) & (s.knocker < 0)
             if f["NO_FIRST_KNOCK"]:
                 knock_ok &= s.moves > 0
-            knock = knock_ok & (gen.random(count) < 0.1)
-            on_pile = dl[lane]
-            from_pile = ~knock & (on_pile > 0) & (gen.random(count) < 0.5)
+            u = gen.random((3, count))
+            knock = knock_ok & (u[0] < 0.1)
+            on_pile = s.dl
+            from_pile = ~knock & (on_pile > 0) & (u[1] < 0.5)
             from_stock = ~knock & ~from_pile
             ended = np.zeros(count, dtype=np.bool_)
             empty = from_stock & (s.sp >= size)
@@ -456,7 +459,7 @@ class Lockstep:
                     deck[row, size - under :] = pile[row, :under]
                     s.sp[r] = size - under
                     pile[row, 0] = pile[row, under]
-                    dl[row] = on_pile[r] = 1
+                    on_pile[r] = 1
                 from_stock &= ~ended
             moving = from_pile | from_stock
             card = np.where(
@@ -466,7 +469,7 @@ class Lockstep:
             )
             on_pile = on_pile - from_pile
             s.sp = s.sp + from_stock
-            w = gen.random(count)
+            w = u[2]
             if f["REDISCARD_FORBIDDEN"]:
                 pick = (w * np.where(from_pile, 3, 4)).astype(np.int64)
             else:
@@ -485,10 +488,12 @@ class Lockstep:
                     traces[lane[r]].append((seat, source))
                     traces[lane[r]].append((seat, "discard " + name[int(thrown[r])]))
             flat_hands[pos] = np.where(moving, h2, h)
-            pile[lane[moving], on_pile[moving]] = thrown[moving]
-            dl[lane] = on_pile + moving
+            # a knocker discards nothing: what is written above his pile's top is never read
+            pile[lane, on_pile] = thrown
+            s.dl = on_pile + moving
             key = flat[h2]
-            s.moves += 1
+            if f["NO_FIRST_KNOCK"]:
+                s.moves += 1
             self._end_by_move(out, s, key, moving, ended)
             self._knock_and_advance(out, s, knock, ended)
             if ended.any():
@@ -517,6 +522,7 @@ class _State:
         self.left = np.full(count, -1, dtype=np.int64)
         self.moves = np.zeros(count, dtype=np.int64)
         self.sp = np.zeros(count, dtype=np.int64)
+        self.dl = self.sp  # the discard pile's height (the draw game sets its own)
 
     def keep(self, mask: Bools) -> None:
         self.lane = self.lane[mask]
@@ -528,3 +534,4 @@ class _State:
         self.left = self.left[mask]
         self.moves = self.moves[mask]
         self.sp = self.sp[mask]
+        self.dl = self.dl[mask]

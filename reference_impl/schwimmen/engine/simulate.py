@@ -33,6 +33,7 @@ from schwimmen.spec.vocabulary import KnockRequires
 MAX_ROUNDS = 5_000
 MAX_STEPS = 200_000  # decisions in one match on the full engine before it counts as unfinished
 CHUNK = 2000  # matches played with one set of generators
+BATCH = 4096  # rounds played in lockstep at once: a batch's fixed cost against waste
 BOTS = {
     "greedy": "greedy (keeps the best hand, knocks at 26 points or more)",
     "random": "random (knock with probability 0.1, otherwise a uniformly random legal action)",
@@ -187,10 +188,7 @@ class Simulator:
             self._kernel = Lockstep(self.rules)
         # A first batch for about the rounds a match plays at each table size; the sizes
         # depend on ``count`` alone, so that the random stream does too.
-        pools = {
-            n: _Pool(self._kernel, n, gen, count * (8 if n == self.seats else 4) + 64)
-            for n in self.patterns
-        }
+        pools = {n: _Pool(self._kernel, n, gen, BATCH) for n in self.patterns}
         self._pooled_matches(count, pools, stats)
         for pool in pools.values():
             pool.tally(stats)
@@ -207,8 +205,9 @@ class Simulator:
                 self._order(self.seats - 1, frozenset()), (self.rules.lives.count,) * self.seats
             )
         draws = [pools[len(order)].draw for order, _ in states]
-        hits: dict[int, int] = {}
-        rounds_per_match = stats.rounds_per_match
+        hits = [0] * len(effects)
+        after = [e.state for e in effects]
+        lengths = [0] * (MAX_ROUNDS + 1)
         total = 0
         for _ in range(count):
             state = 0
@@ -220,18 +219,25 @@ class Simulator:
                 if found is None:
                     found = moves[state][code] = self._effect(state, code)
                     draws += [pools[len(order)].draw for order, _ in states[len(draws) :]]
-                hits[found] = hits.get(found, 0) + 1
-                state = effects[found].state
+                    hits.append(0)
+                    after.append(effects[found].state)
+                hits[found] += 1
+                state = after[found]
                 if state < 0:
                     break
                 if rounds >= MAX_ROUNDS:
                     stats.unfinished += 1
                     break
-            rounds_per_match[rounds] += 1
+            lengths[rounds] += 1
             total += rounds
         stats.matches += count
         stats.rounds += total
-        for found, times in hits.items():
+        for rounds, times in enumerate(lengths):
+            if times:
+                stats.rounds_per_match[rounds] += times
+        for found, times in enumerate(hits):
+            if not times:
+                continue
             effect = effects[found]
             stats.replays += effect.replay * times
             for seat, lost in effect.lost:
@@ -256,10 +262,10 @@ class Simulator:
         return tuple(active[start:] + active[:start])
 
     def _effect(self, state: int, code: int) -> int:
-        """What a round with outcome ``code`` (see :meth:`Lockstep.codes`) does to a match
+        """What a round with losses ``code`` (see :meth:`Lockstep.loss_codes`) does to a match
         in ``state``, as :meth:`_match` plays it; returns the effect's number."""
         order, lives = self._states[state]
-        losses = [code >> (5 + 4 * i) & 15 for i in range(len(order))]
+        losses = [code >> (4 * i) & 15 for i in range(len(order))]
         active = sorted(order)
         out = frozenset(s for s in range(self.seats) if lives[s] < 0)
         loss_map = {order[i]: n for i, n in enumerate(losses) if n}
@@ -407,8 +413,9 @@ class _Effect:
 
 
 class _Pool:
-    """Round outcomes of ``n`` players, played in lockstep a batch at a time (a first
-    batch of ``size``, then smaller ones as far as needed); counts what it hands out."""
+    """Round outcomes of ``n`` players, played in lockstep ``size`` at a time as they are
+    needed (the size is fixed, so that the random stream does not depend on what was
+    played before); counts what it hands out."""
 
     def __init__(self, kernel: Any, n: int, gen: Any, size: int) -> None:
         self.kernel, self.n, self.gen = kernel, n, gen
@@ -424,8 +431,7 @@ class _Pool:
             self.handed += len(self.batches[-1].reason)
         batch = self.kernel.play(self.n, self.size, self.gen)
         self.batches.append(batch)
-        self.size = max(1024, self.size // 2)
-        self._codes = iter(self.kernel.codes(batch).tolist())
+        self._codes = iter(self.kernel.loss_codes(batch).tolist())
         return next(self._codes)
 
     @property
