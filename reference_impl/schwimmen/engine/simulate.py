@@ -550,7 +550,7 @@ def simulate(
     figures depend on the seed (and the chunk size) alone."""
     total = Stats()
     work = [(rules, seats, seed, first, count, bot) for first, count in chunks(matches, chunk)]
-    if jobs <= 1:
+    if jobs <= 1 or len(work) == 1:  # one chunk: no worker process to start
         for item in work:
             part = _chunk(item)
             total.merge(part)
