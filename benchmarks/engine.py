@@ -14,6 +14,14 @@ legal, otherwise a uniformly random legal action):
 and the ratios against ``baseline_pagat.py``, a loop hard-coded for pagat alone, which
 runs just before each timed run of the engine. Each figure and each ratio is the median of
 three such pairs of runs. One core; nothing else should be running.
+
+For the rulesets written by hand for speed (``handwritten/pagat.py`` and
+``handwritten/scat.py``: plain Python, no engine code), the simulation is also compared
+with them, in the same run and the same way (the hand-written loop just before the
+simulation, median of ``--pairs`` pairs): rounds alone (``hand_round_ratio``) and
+rounds played in whole matches as ``schwimmen simulate`` plays them
+(``hand_match_ratio``, rounds/s of both). These are the ratios that matter to a user:
+the simulation against the fastest loop one can write for one ruleset.
 """
 
 from __future__ import annotations
@@ -26,20 +34,24 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import baseline_pagat
+from handwritten import pagat as hand_pagat
+from handwritten import scat as hand_scat
 
 from schwimmen.engine.bots import RandomBot
 from schwimmen.engine.compiled import compile_round
 from schwimmen.engine.hands import Evaluator, evaluator_for
 from schwimmen.engine.match import Match
-from schwimmen.engine.simulate import Simulator, Stats
+from schwimmen.engine.simulate import CHUNK, Simulator, Stats, lockstep_missing
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.rules import Rules
 
 SEATS = 4
+HANDWRITTEN = {"pagat": hand_pagat, "scat": hand_scat}
 
 
 def once(work: Callable[[], int], seconds: float) -> float:
@@ -57,14 +69,18 @@ def rate(work: Callable[[], int], seconds: float) -> float:
 
 
 def paired(
-    work: Callable[[], int], base: Callable[[], int], seconds: float, seen: list[float]
+    work: Callable[[], int],
+    base: Callable[[], int],
+    seconds: float,
+    seen: list[float],
+    pairs: int = 3,
 ) -> tuple[float, float]:
-    """The engine's rate and its ratio to the baseline, each the median of three runs in
-    which the baseline runs just before the engine: a machine that speeds up or slows
+    """The engine's rate and its ratio to the baseline, each the median of ``pairs`` runs
+    in which the baseline runs just before the engine: a machine that speeds up or slows
     down during the benchmark moves both sides of a ratio alike. The baseline's rates are
     added to ``seen``."""
     rates, ratios = [], []
-    for _ in range(3):
+    for _ in range(pairs):
         reference = once(base, seconds)
         measured = once(work, seconds)
         seen.append(reference)
@@ -91,6 +107,62 @@ def baseline_matches(rng: random.Random) -> Callable[[], int]:
     return work
 
 
+def hand_rounds(module: Any, rng: random.Random) -> Callable[[], int]:
+    play = module.play_round
+
+    def work() -> int:
+        for _ in range(200):
+            play(rng, SEATS)
+        return 200
+
+    return work
+
+
+def hand_matches(module: Any, rng: random.Random) -> Callable[[], int]:
+    """Rounds played in whole matches by a hand-written loop."""
+    play = module.play_match
+
+    def work() -> int:
+        return sum(play(rng, SEATS) for _ in range(50))
+
+    return work
+
+
+def sim_rounds(rules: Rules, rng: random.Random) -> Callable[[], int]:
+    """The simulation's rounds alone: a batch in lockstep, or the compiled round where
+    lockstep cannot play the ruleset."""
+    if lockstep_missing(rules):
+        return compiled_rounds(rules, rng)
+    import numpy as np
+
+    from schwimmen.engine.lockstep import Lockstep
+
+    kernel = Lockstep(rules)
+    gen = np.random.default_rng(rng.randrange(1 << 30))
+
+    def work() -> int:
+        kernel.play(SEATS, 4096, gen)
+        return 4096
+
+    return work
+
+
+def sim_matches(rules: Rules, rng: random.Random) -> Callable[[], int]:
+    """Rounds played in whole matches as ``schwimmen simulate`` plays them: one chunk of
+    matches at a time, on the engine it chooses."""
+    sim = Simulator(rules, SEATS)
+    seed = rng.randrange(1 << 30)
+    first = [0]
+
+    def work() -> int:
+        stats = Stats()
+        sim.play_matches(seed, first[0], CHUNK, stats)
+        first[0] += CHUNK
+        return stats.rounds
+
+    return work
+
+
 def compiled_rounds(rules: Rules, rng: random.Random) -> Callable[[], int]:
     play = compile_round(rules).play
     pack = evaluator_for(rules).pack
@@ -107,13 +179,16 @@ def compiled_rounds(rules: Rules, rng: random.Random) -> Callable[[], int]:
 
 
 def compiled_matches(rules: Rules, rng: random.Random) -> Callable[[], int]:
+    """Whole matches (matches/s) as ``schwimmen simulate`` plays them."""
     sim = Simulator(rules, SEATS)
-    stats = Stats()
+    seed = rng.randrange(1 << 30)
+    first = [0]
 
     def work() -> int:
-        for _ in range(10):
-            sim.play_match(rng, stats)
-        return 10
+        stats = Stats()
+        sim.play_matches(seed, first[0], CHUNK, stats)
+        first[0] += CHUNK
+        return stats.matches
 
     return work
 
@@ -171,6 +246,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
     parser.add_argument("--ruleset", action="append", help="only these rulesets")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--pairs", type=int, default=5, help="pairs of runs against a hand-written loop"
+    )
+    parser.add_argument(
+        "--hand-only", action="store_true", help="only the comparison with the hand-written loops"
+    )
     args = parser.parse_args(argv)
     catalog = Catalog.load()
     names = args.ruleset or sorted(catalog.rulesets)
@@ -187,16 +268,42 @@ def main(argv: list[str] | None = None) -> int:
         seats_ok = rules.players.min <= SEATS <= rules.players.max
         if not seats_ok:
             continue
-        tally = [0, 0]
         t = args.seconds
-        sim_r, sim_ratio = paired(compiled_rounds(rules, rng), rounds_base, t, seen_r)
+        row: dict[str, Any] = {"ruleset": name}
+        module = HANDWRITTEN.get(name)
+        if module is not None:
+            seen_h: list[float] = []
+            seen_hm: list[float] = []
+            row["sim_engine"] = Simulator(rules, SEATS).engine()
+            row["lockstep_rounds_per_s"], row["hand_round_ratio"] = paired(
+                sim_rounds(rules, rng), hand_rounds(module, rng), t, seen_h, args.pairs
+            )
+            row["sim_match_rounds_per_s"], row["hand_match_ratio"] = paired(
+                sim_matches(rules, rng), hand_matches(module, rng), t, seen_hm, args.pairs
+            )
+            row["hand_rounds_per_s"] = statistics.median(seen_h)
+            row["hand_match_rounds_per_s"] = statistics.median(seen_hm)
+            if not args.json:
+                print(
+                    f"{name:15s} vs hand-written: rounds {row['lockstep_rounds_per_s']:9,.0f}"
+                    f" r/s vs {row['hand_rounds_per_s']:8,.0f} ({row['hand_round_ratio']:.2f}x)"
+                    f" | in matches {row['sim_match_rounds_per_s']:8,.0f} r/s vs"
+                    f" {row['hand_match_rounds_per_s']:8,.0f} ({row['hand_match_ratio']:.2f}x)"
+                    f" | {row['sim_engine']}",
+                    flush=True,
+                )
+        if args.hand_only:
+            if module is not None:
+                rows.append(row)
+            continue
+        tally = [0, 0]
+        sim_r, sim_ratio = paired(sim_rounds(rules, rng), rounds_base, t, seen_r)
         sim_m, sim_m_ratio = paired(compiled_matches(rules, rng), matches_base, t, seen_m)
         full, full_ratio = paired(full_rounds(rules, rng, False), rounds_base, t, seen_r)
         observed, observed_ratio = paired(
             full_rounds(rules, rng, True, tally), rounds_base, t, seen_r
         )
-        row = {
-            "ruleset": name,
+        row |= {
             "table_build_s": build,
             "evaluations_per_s": rate(evaluations(evaluator, rng), t),
             "sim_rounds_per_s": sim_r,

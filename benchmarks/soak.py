@@ -1,23 +1,29 @@
-"""Soak run: every ruleset and house rule, many random-bot matches, every invariant.
+"""Soak run: every shipped composition, many bot matches, every invariant.
 
     python benchmarks/soak.py [--matches 10000] [--checked 300] [--rounds 2000] [--jobs 2]
-                              [--ruleset NAME ...] [--first 0]
+                              [--ruleset NAME ...] [--first 0] [--bot auto] [--budget 120]
 
-For each ruleset and each house rule on the ruleset it comes from:
+For each ruleset and each house rule on the ruleset it comes from (every composition the
+project ships), with the bot of ``--bot`` (``auto``, as ``schwimmen simulate`` chooses:
+the random bot, the greedy one where a knock needs a 31 and random rounds hardly end):
 
-1. ``--matches`` matches on the compiled rounds (every rule applied, no events): no
-   exception, and every match ends within the simulator's cap on rounds;
+1. ``--matches`` matches as ``schwimmen simulate`` plays them (rounds in lockstep or
+   compiled for the random bot, the full engine for the greedy one): no exception, and
+   every match ends within the simulator's cap on rounds;
 2. ``--checked`` matches on the full engine with every invariant checked after every
    action: each card in exactly one place, hand sizes, lives never coming back, a legal
    action for every seat to move, observations that hide what a seat may not see (a
    match still going after 20,000 actions is stopped there and counted as capped);
-3. ``--rounds`` compiled rounds replayed action by action through the full engine, with
+3. ``--rounds`` random-bot rounds of the compiled round, and as many in lockstep where
+   lockstep plays the ruleset, replayed action by action through the full engine, with
    the same end, the same reason and the same losses (differential test).
 
-``--first`` numbers the matches from there (seeds and table sizes follow the number), so a
-long run can be split over processes: ``--matches 5000`` and ``--matches 5000 --first 5000``
-together are the run of 10,000. Exit status 1 if anything broke. Takes minutes, not
-seconds: it is not part of the default test run.
+Each part of a composition stops when a third of ``--budget`` seconds is spent and says
+how far it got (``cut by the budget``), so the run covers every composition in bounded
+time. ``--first`` numbers the matches from there (seeds and table sizes follow the
+number), so a long run can be split over processes: ``--matches 5000`` and ``--matches
+5000 --first 5000`` together are the run of 10,000. Exit status 1 if anything broke.
+Takes minutes, not seconds: it is not part of the default test run.
 """
 
 from __future__ import annotations
@@ -31,17 +37,18 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from schwimmen.conformance.harness import default_rulesets
-from schwimmen.engine.bots import RandomBot
+from schwimmen.engine.bots import Bot, GreedyBot, RandomBot
 from schwimmen.engine.compiled import compile_round
 from schwimmen.engine.hands import evaluator_for
 from schwimmen.engine.invariants import (
     check_cards,
     check_compiled_round,
     check_lives,
+    check_replay,
     check_secrecy,
 )
 from schwimmen.engine.match import Match
-from schwimmen.engine.simulate import Simulator, Stats
+from schwimmen.engine.simulate import CHUNK, Simulator, Stats, choose_bot, lockstep_missing
 from schwimmen.spec.loader import Catalog
 
 
@@ -53,32 +60,58 @@ def _seats(low: int, high: int, i: int) -> int:
 CHECKED_CAP = 20_000
 
 
-def soak_one(name: str, matches: int, checked: int, rounds: int, first: int = 0) -> dict[str, Any]:
+def soak_one(
+    name: str,
+    matches: int,
+    checked: int,
+    rounds: int,
+    first: int = 0,
+    bot: str = "auto",
+    budget: float = 120.0,
+) -> dict[str, Any]:
     catalog = Catalog.load()
     rules = catalog.resolve(name).rules
     low, high = rules.players.min, rules.players.max
-    out: dict[str, Any] = {"ruleset": name, "problems": []}
+    chosen, _ = choose_bot(rules, bot)
+    out: dict[str, Any] = {"ruleset": name, "problems": [], "bot": chosen, "cut": []}
+    part = budget / 3
     start = time.perf_counter()
     try:
         stats = Stats()
-        sims = {n: Simulator(rules, n) for n in range(low, min(high, 6) + 1)}
-        for i in range(first, first + matches):
-            sims[_seats(low, high, i)].play_match(random.Random(i), stats)
+        sizes = list(range(low, min(high, 6) + 1))
+        sims = {n: Simulator(rules, n, chosen) for n in sizes}
+        # matches of each table size, numbered per size so that split runs add up
+        piece = 20 if chosen == "greedy" else CHUNK
+        for n in sizes:
+            mine = [i for i in range(first + matches) if _seats(low, high, i) == n]
+            at = sum(1 for i in mine if i < first)
+            while at < len(mine) and "matches" not in out["cut"]:
+                if time.perf_counter() - start > part:
+                    out["cut"].append("matches")
+                    break
+                step = min(piece - at % piece, len(mine) - at)
+                sims[n].play_matches(n, at, step, stats)
+                at += step
         out["matches"] = stats.matches
         out["rounds"] = stats.rounds
+        out["engine"] = sims[sizes[0]].engine()
         if stats.unfinished:
-            out["problems"].append(f"{stats.unfinished} compiled matches did not end")
+            out["problems"].append(f"{stats.unfinished} matches did not end")
     except Exception:
-        out["problems"].append("compiled: " + traceback.format_exc(limit=3))
+        out["problems"].append("simulation: " + traceback.format_exc(limit=3))
     out["compiled_s"] = time.perf_counter() - start
     start = time.perf_counter()
     actions = 0
     capped = 0
+    played = 0
     try:
         for i in range(first, first + checked):
+            if time.perf_counter() - start > part:
+                out["cut"].append("checked")
+                break
             seats = _seats(low, high, i)
             match = Match(rules, seats, seed=i, lives=2)
-            bot = RandomBot(random.Random(i))
+            player: Bot = GreedyBot() if chosen == "greedy" else RandomBot(random.Random(i))
             lives = list(match.lives)
             steps = 0
             seen = 0
@@ -86,7 +119,7 @@ def soak_one(name: str, matches: int, checked: int, rounds: int, first: int = 0)
                 seat = match.to_move()
                 if seat is None or not match.legal_actions():
                     raise AssertionError("no legal action for the seat to move")
-                match.apply(bot.choose(match), seat)
+                match.apply(player.choose(match), seat)
                 steps += 1
                 check_cards(match)
                 check_lives(lives, match.lives)
@@ -95,26 +128,63 @@ def soak_one(name: str, matches: int, checked: int, rounds: int, first: int = 0)
                     seen = check_secrecy(match, seen)
             actions += steps
             capped += not match.over
-        out["checked_matches"] = checked
+            played += 1
+        out["checked_matches"] = played
         out["checked_capped"] = capped
         out["checked_actions"] = actions
     except Exception:
         out["problems"].append("full engine: " + traceback.format_exc(limit=4))
     out["checked_s"] = time.perf_counter() - start
     start = time.perf_counter()
+    replayed = 0
     try:
         compiled = compile_round(rules, trace=True)
         pack = evaluator_for(rules).pack
         rng = random.Random(99 + first)
         for _ in range(rounds):
+            if time.perf_counter() - start > part / 2:
+                out["cut"].append("differential")
+                break
             deck = list(pack)
             rng.shuffle(deck)
             check_compiled_round(compiled, _seats(low, high, rng.randrange(100)), deck, rng.random)
-        out["differential_rounds"] = rounds
+            replayed += 1
+        if not lockstep_missing(rules):
+            replayed += _lockstep_replays(rules, rounds, 99 + first, start + part)
     except Exception:
         out["problems"].append("differential: " + traceback.format_exc(limit=4))
+    out["differential_rounds"] = replayed
     out["differential_s"] = time.perf_counter() - start
     return out
+
+
+def _lockstep_replays(rules: Any, rounds: int, seed: int, deadline: float) -> int:
+    """Rounds played in lockstep with their actions traced, each replayed through the full
+    engine, table size by table size, until ``rounds`` or the deadline."""
+    import numpy as np
+
+    from schwimmen.engine.lockstep import Lockstep
+
+    kernel = Lockstep(rules)
+    gen = np.random.default_rng(seed)
+    done = 0
+    sizes = list(range(rules.players.min, min(rules.players.max, 6) + 1))
+    while done < rounds and time.perf_counter() < deadline:
+        n = sizes[done // 50 % len(sizes)]
+        batch = kernel.play(n, 50, gen, trace=True)
+        assert batch.decks is not None and batch.traces is not None
+        for i in range(50):
+            check_replay(
+                rules,
+                n,
+                batch.decks[i].tolist(),
+                batch.traces[i],
+                int(batch.reason[i]),
+                bool(batch.at_deal[i]),
+                batch.losses[i].tolist(),
+            )
+        done += 50
+    return done
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,31 +195,49 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--ruleset", action="append")
     parser.add_argument("--first", type=int, default=0, help="number of the first match")
+    parser.add_argument("--bot", choices=["auto", "greedy", "random"], default="auto")
+    parser.add_argument(
+        "--budget", type=float, default=120.0, help="seconds per composition (default 120)"
+    )
     args = parser.parse_args(argv)
     names = args.ruleset or default_rulesets(Catalog.load())
     bad = 0
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         futures = {
-            pool.submit(soak_one, n, args.matches, args.checked, args.rounds, args.first): n
+            pool.submit(
+                soak_one,
+                n,
+                args.matches,
+                args.checked,
+                args.rounds,
+                args.first,
+                args.bot,
+                args.budget,
+            ): n
             for n in names
         }
         for future in as_completed(futures):
             r = future.result()
             status = "ok" if not r["problems"] else "BROKEN"
             bad += bool(r["problems"])
+            cut = f" (cut by the budget: {', '.join(r['cut'])})" if r["cut"] else ""
             print(
-                f"{status:6s} {r['ruleset']:42s} {r.get('matches', 0):6d} matches "
+                f"{status:6s} {r['ruleset']:42s} bot {r['bot']:6s} "
+                f"{r.get('matches', 0):6d} matches "
                 f"({r.get('rounds', 0):7d} rounds) {r['compiled_s']:6.1f}s | "
                 f"{r.get('checked_matches', 0)} checked ({r.get('checked_actions', 0)} actions, "
                 f"{r.get('checked_capped', 0)} capped) "
                 f"{r['checked_s']:6.1f}s | {r.get('differential_rounds', 0)} differential "
-                f"{r['differential_s']:5.1f}s",
+                f"{r['differential_s']:5.1f}s{cut} | {r.get('engine', '?')}",
                 flush=True,
             )
             for problem in r["problems"]:
                 print("   ", problem.replace("\n", "\n    "))
-    print(f"{len(names)} rulesets, {bad} broken, {time.perf_counter() - start:.0f} s")
+    print(
+        f"{len(names)} compositions, {bad} broken, {time.perf_counter() - start:.0f} s "
+        f"(bot: {args.bot}; auto is random, greedy where a knock needs a 31)"
+    )
     return 1 if bad else 0
 
 

@@ -158,7 +158,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if problem:
         return _usage_error(args, problem)
     data = run_simulation(
-        ruleset, args.players, args.matches, args.seed, args.jobs, args.sample, args.json
+        ruleset, args.players, args.matches, args.seed, args.jobs, args.sample, args.json, args.bot
     )
     print_simulation(_console(), data, "json" if args.json else "text")
     return 0
@@ -283,10 +283,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_validate)
     p = sub.add_parser(
         "simulate",
-        help="play many random-bot matches and print how they go",
-        description="Random bots (knock with probability 0.1, otherwise a random legal "
-        "action) play on the compiled rounds; the same seed gives the same figures for any "
-        "number of jobs.",
+        help="play many bot matches and print how they go",
+        description="Bots play many matches: random bots (knock with probability 0.1, "
+        "otherwise a random legal action) on the fastest engine that plays the ruleset, or "
+        "greedy bots that play as people do on the full engine. The same seed gives the "
+        "same figures for any number of jobs.",
     )
     p.add_argument("ruleset", metavar="RULESET[+HOUSE...]")
     p.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
@@ -294,6 +295,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--matches", type=argtypes.at_least(1), default=1000, help="matches to play (default 1000)"
     )
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument(
+        "--bot",
+        choices=["auto", "greedy", "random"],
+        default="auto",
+        metavar="BOT",
+        help="who plays: random, greedy (keeps the best hand, knocks on a good one), or auto "
+        "(default: random, greedy where a knock needs a 31)",
+    )
     p.add_argument(
         "--jobs",
         type=argtypes.at_least(1),

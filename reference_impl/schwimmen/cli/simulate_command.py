@@ -1,4 +1,4 @@
-"""``schwimmen simulate``: many random-bot matches, the figures a reader wants."""
+"""``schwimmen simulate``: many bot matches, the figures a reader wants."""
 
 from __future__ import annotations
 
@@ -11,17 +11,25 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from schwimmen.engine.simulate import showdown_values, simulate
+from schwimmen.engine.simulate import BOTS, Simulator, choose_bot, showdown_sample, simulate
 from schwimmen.spec.model import Ruleset
 
 
 def run_simulation(
-    ruleset: Ruleset, players: int, matches: int, seed: int, jobs: int, sample: int, quiet: bool
+    ruleset: Ruleset,
+    players: int,
+    matches: int,
+    seed: int,
+    jobs: int,
+    sample: int,
+    quiet: bool,
+    bot: str = "auto",
 ) -> dict[str, Any]:
     rules = ruleset.rules
     err = Console(stderr=True)
+    bot, why = choose_bot(rules, bot)
     if quiet or not sys.stderr.isatty():
-        stats = simulate(rules, players, matches, seed, jobs)
+        stats = simulate(rules, players, matches, seed, jobs, bot=bot)
     else:
         with Progress(
             TextColumn("[bold]{task.description}"),
@@ -32,21 +40,25 @@ def run_simulation(
         ) as progress:
             task = progress.add_task(f"{ruleset.id} matches", total=matches)
             stats = simulate(
-                rules, players, matches, seed, jobs, lambda n: progress.advance(task, n)
+                rules, players, matches, seed, jobs, lambda n: progress.advance(task, n), bot
             )
     data = stats.to_json(players)
-    if sample:
-        mean, low = showdown_values(rules, players, sample, seed)
+    if bot == "greedy":
+        # the full engine saw every showdown of the run: no separate sample is needed
+        data["showdown_sample_rounds"] = stats.showdowns
+    elif sample:
+        mean, low, shows = showdown_sample(rules, players, sample, seed, bot)
         data["mean_showdown_points"] = mean
         data["mean_lowest_points"] = low
-        data["showdown_sample_rounds"] = sample
+        data["showdown_sample_rounds"] = shows
     return {
         "ruleset": ruleset.id,
         "players": players,
         "matches": matches,
         "seed": seed,
         "jobs": jobs,
-        "bot": "random (knock with probability 0.1, otherwise a uniformly random legal action)",
+        "bot": f"{BOTS[bot]}; {why}",
+        "engine": Simulator(rules, players, bot).engine(),
         **data,
     }
 
@@ -56,8 +68,9 @@ def print_simulation(console: Console, data: dict[str, Any], fmt: str) -> None:
         console.print_json(json.dumps(data))
         return
     t = Table(
-        title=f"{data['ruleset']}: {data['matches']} random-bot matches, "
-        f"{data['players']} players, seed {data['seed']}"
+        title=f"{data['ruleset']}: {data['matches']} matches, "
+        f"{data['players']} players, seed {data['seed']}",
+        caption=f"bot: {data['bot']}\nengine: {data['engine']}",
     )
     t.add_column("figure", style="bold")
     t.add_column("value", justify="right")
@@ -77,7 +90,7 @@ def print_simulation(console: Console, data: dict[str, Any], fmt: str) -> None:
         "lives lost by seat", "  ".join(f"{k} {v}" for k, v in data["losses_by_seat"].items())
     )
     t.add_row("wins by seat", "  ".join(f"{k} {v}" for k, v in data["wins_by_seat"].items()))
-    if "showdown_sample_rounds" in data:
+    if data.get("showdown_sample_rounds"):
         t.add_row("mean hand value at showdown", f"{data['mean_showdown_points']:.2f}")
         t.add_row("mean lowest hand at showdown", f"{data['mean_lowest_points']:.2f}")
     if data["unfinished_matches"]:

@@ -56,7 +56,7 @@ class GreedyBot:
         return ev.packed(hand) >> FLAG_BITS
 
     def _points(self, match: Match, hand: Sequence[int]) -> float:
-        value = match.evaluator.evaluate(hand)
+        value = match.evaluator.value(hand)
         return 99.0 if value.points is None else float(value.points)
 
     def choose(self, match: Match) -> Action:

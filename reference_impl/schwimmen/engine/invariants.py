@@ -18,6 +18,7 @@ from schwimmen.engine.rounds import Phase, Round
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import parse_text
 from schwimmen.protocol.cards import parse, seat_name
+from schwimmen.spec.rules import Rules
 
 
 def check_cards(match: Match) -> None:
@@ -96,19 +97,37 @@ def check_compiled_round(
     """Differential check: play one compiled round (``compile_round(rules, trace=True)``)
     on ``deck`` and replay its actions through the full engine, which must accept each of
     them from the same seat and end the round the same way, with the same losses."""
-    rules = compiled.rules
     trace: list[tuple[int, str]] = []
     reason, at_deal, losses = compiled.play(list(deck), seats, rand, trace)
+    check_replay(compiled.rules, seats, deck, trace, reason, at_deal, losses)
+
+
+def check_replay(
+    rules: Rules,
+    seats: int,
+    deck: Sequence[int],
+    trace: Sequence[tuple[int, str]],
+    reason: int,
+    at_deal: bool,
+    losses: Sequence[int],
+) -> None:
+    """Replay a simulated round's actions (``trace``, dealt from ``deck``) through the full
+    engine, which must accept each of them from the same seat and end the round with
+    ``reason`` (an index into ``REASONS``), ``at_deal`` and ``losses``."""
     rnd = Round.deal(rules, evaluator_for(rules), seats, list(range(seats)), seats - 1, deck)
     for seat, action in trace:
         if rnd.to_move() != seat:
-            raise AssertionError(f"compiled seat {seat}, full engine {rnd.to_move()}: {trace}")
+            raise AssertionError(f"simulated seat {seat}, full engine {rnd.to_move()}: {trace}")
         rnd.apply(parse_text(action))
     result = rnd.result
     if (
         result is None
         or result.reason is not REASONS[reason]
         or result.at_deal != at_deal
-        or [result.losses.get(i, 0) for i in range(seats)] != losses
+        or [result.losses.get(i, 0) for i in range(seats)] != list(losses)
     ):
-        raise AssertionError(f"compiled and full engine disagree after {trace[-3:]}")
+        found = None if result is None else (result.reason, result.at_deal, result.losses)
+        raise AssertionError(
+            f"simulation and full engine disagree after {list(trace[-3:])}: simulated "
+            f"{REASONS[reason]}, at deal {at_deal}, {list(losses)}; full engine {found}"
+        )
