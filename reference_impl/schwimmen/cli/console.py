@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.protocol import rich_cast
 from rich.segment import Segment
+from rich.table import Table
 from rich.text import Text
 
 from schwimmen.spec.printable import printable
@@ -41,3 +43,17 @@ def _printable_text(text: Text) -> Text:
 
 def printable_console() -> Console:
     return PrintableConsole(highlight=False, soft_wrap=False)
+
+
+WIDEST = 1000  # columns: wider than any table the commands print
+
+
+def print_table(console: Console, table: Table) -> None:
+    """Print ``table`` whole where the output is no terminal (a pipe, a file): as wide as
+    it needs instead of the 80 columns a terminal without a size gets, so no ruleset id is
+    cut to ``pagat+…`` for a script or a log. ``COLUMNS`` still sets the width."""
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        need = console.measure(table, options=console.options.update_width(WIDEST)).maximum
+        if need > console.width:
+            console.width = need
+    console.print(table)

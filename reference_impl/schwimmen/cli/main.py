@@ -111,13 +111,16 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from schwimmen.cli.spec_commands import print_show
+    from schwimmen.cli.lang import chosen, words
+    from schwimmen.cli.spec_commands import print_show, ruleset_texts
 
+    catalog = _catalog()
     try:
-        ruleset = _catalog().resolve(args.ruleset)
+        ruleset = catalog.resolve(args.ruleset)
     except SpecErrors as exc:
         return _report_spec_errors(exc)
-    print_show(_console(), ruleset, args.format)
+    w = words(chosen(args))
+    print_show(_console(), ruleset, args.format, w, ruleset_texts(catalog, ruleset, w))
     return 0
 
 
@@ -129,7 +132,9 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         a, b = catalog.resolve(args.a), catalog.resolve(args.b)
     except SpecErrors as exc:
         return _report_spec_errors(exc)
-    print_diff(_console(), a, b, args.format)
+    from schwimmen.cli.lang import chosen, words
+
+    print_diff(_console(), a, b, args.format, words(chosen(args)))
     return 0
 
 
@@ -151,16 +156,23 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    from schwimmen.cli.lang import chosen, words
     from schwimmen.cli.play_command import play
+    from schwimmen.cli.spec_commands import ruleset_texts
 
+    catalog = _catalog()
     try:
-        ruleset = _catalog().resolve(args.ruleset)
+        ruleset = catalog.resolve(args.ruleset)
     except SpecErrors as exc:
         return _report_spec_errors(exc)
     problem = _table_error(ruleset, args.players, args.seat)
     if problem:
         return _usage_error(args, problem)
-    return play(ruleset, args.players, args.seat - 1, args.seed, args.bot, _console())
+    w = words(chosen(args))
+    title = ruleset_texts(catalog, ruleset, w).title
+    return play(
+        ruleset, args.players, args.seat - 1, args.seed, args.bot, _console(), w=w, title=title
+    )
 
 
 def _cmd_conformance(args: argparse.Namespace) -> int:
@@ -225,6 +237,12 @@ def _format_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _lang_option(parser: argparse.ArgumentParser) -> None:
+    from schwimmen.cli.lang import add_option
+
+    add_option(parser)
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole command line, or (``command``) every command with only that one's options:
     the options of ``score``, ``conformance``, ``fuzz`` and ``fingerprint`` are declared
@@ -252,11 +270,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("ruleset", metavar="RULESET[+HOUSE...]")
     _format_option(p)
+    _lang_option(p)
     p.set_defaults(func=_cmd_show)
     p = sub.add_parser("diff", help="show only the rules in which two rulesets differ")
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
     _format_option(p)
+    _lang_option(p)
     p.set_defaults(func=_cmd_diff)
     p = sub.add_parser(
         "score",
@@ -315,6 +335,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, default=None, help="random seed for a repeatable game")
     p.add_argument("--bot", choices=("greedy", "random"), default="greedy", help="opponents")
+    _lang_option(p)
     p.set_defaults(func=_cmd_play)
     p = sub.add_parser(
         "conformance",
