@@ -419,7 +419,7 @@ def _command_in(argv: Sequence[str]) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(_command_in(argv))
+    parser = build_parser(_command_in(argv) or "")  # no command: only the list of commands
     args = parser.parse_args(argv)
     if getattr(args, "jobs", 0) is None:
         from schwimmen.cli.simulate_command import default_jobs
