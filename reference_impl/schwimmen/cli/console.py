@@ -52,8 +52,6 @@ def print_table(console: Console, table: Table) -> None:
     """Print ``table`` whole where the output is no terminal (a pipe, a file): as wide as
     it needs instead of the 80 columns a terminal without a size gets, so no ruleset id is
     cut to ``pagat+…`` for a script or a log. ``COLUMNS`` still sets the width."""
-    if not console.is_terminal and "COLUMNS" not in os.environ:
-        need = console.measure(table, options=console.options.update_width(WIDEST)).maximum
-        if need > console.width:
-            console.width = need
+    if not console.is_terminal and "COLUMNS" not in os.environ and not table.expand:
+        console.width = max(console.width, WIDEST)  # the table takes only what it needs
     console.print(table)
