@@ -63,11 +63,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from schwimmen.spec.sources import quote_check_skipped
     from schwimmen.spec.validate import validate_paths
 
-    try:
-        catalog = _catalog()
-    except SpecErrors as exc:
-        return _report_spec_errors(exc)
-    report = validate_paths([Path(p) for p in args.paths], catalog)
+    report = validate_paths([Path(p) for p in args.paths])
     for notice in report.notices:
         print(notice, file=sys.stderr)
     for error in report.errors:
