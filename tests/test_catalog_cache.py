@@ -176,3 +176,46 @@ def test_old_entries_are_pruned(cache_dir: Path, scratch: Path) -> None:
     assert len(kept) == cache.KEEP
     assert cache_dir / f"catalog-{0:064x}.pickle" not in kept
     assert any(_key(scratch) in p.name for p in kept)
+
+
+def test_commands_writing_at_once_leave_one_whole_entry(cache_dir: Path) -> None:
+    """Each writer writes a temporary file and renames it: a reader sees a whole entry or
+    none, and no temporary file stays behind."""
+    import threading
+
+    start = threading.Barrier(8)
+    results: list[object] = []
+
+    def build() -> dict[str, list[int]]:
+        start.wait()
+        return {"numbers": list(range(50_000))}
+
+    def one() -> None:
+        results.append(cache.cached("race", lambda: [("a", b"same")], build, dict))
+
+    threads = [threading.Thread(target=one) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [{"numbers": list(range(50_000))}] * 8
+    assert len(list(cache_dir.glob("race-*.pickle"))) == 1
+    assert not list(cache_dir.glob(".*.tmp"))
+    assert cache.cached("race", lambda: [("a", b"same")], dict, dict) == results[0]
+
+
+def test_an_input_edited_while_building_is_not_cached(cache_dir: Path) -> None:
+    versions = iter([b"before", b"after", b"after", b"after"])
+    built: list[int] = []
+
+    def inputs() -> list[tuple[str, bytes]]:
+        return [("file", next(versions))]
+
+    def build() -> dict[str, int]:
+        built.append(1)
+        return {"n": len(built)}
+
+    assert cache.cached("edited", inputs, build, dict) == {"n": 1}
+    assert not list(cache_dir.glob("edited-*.pickle"))
+    assert cache.cached("edited", inputs, build, dict) == {"n": 2}
+    assert len(list(cache_dir.glob("edited-*.pickle"))) == 1
