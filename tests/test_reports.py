@@ -90,11 +90,14 @@ def test_counts_by_ruleset_never_add_up_kinds(catalog: Catalog) -> None:
 
 def test_the_header_says_which_rulesets_ran(catalog: Catalog) -> None:
     named = run_suite(catalog, Options(rulesets=("pagat",), pattern="card-values"))
-    assert "named with --ruleset" in report.rulesets_line(named)
-    assert "without house rules" in report.rulesets_line(named)
+    assert report.rulesets_line(named).startswith("pagat (named with --ruleset")
+    assert "no house rules unless named" in report.rulesets_line(named)
     every = run_suite(catalog, Options(pattern="card-values"))
-    assert report.rulesets_line(every).startswith("all ")
-    assert "every house rule" in report.rulesets_line(every)
+    houses = len(catalog.house_rules)
+    line = report.rulesets_line(every)
+    assert line.startswith(f"all {len(every.rulesets)}: ")
+    assert f"{len(catalog.rulesets)} rulesets and {houses} house rules" in line
+    assert len(f"schwimmen-reference (in-process): {line}") <= 80
 
 
 def test_help_says_a_named_ruleset_runs_without_house_rules(

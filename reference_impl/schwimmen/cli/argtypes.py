@@ -13,8 +13,6 @@ import math
 from collections.abc import Callable
 from pathlib import Path
 
-from schwimmen.conformance.process import command_argv
-
 MAX_SECONDS = 86400.0  # a day: any longer budget or timeout is a typo
 
 
@@ -60,6 +58,8 @@ def folder(text: str) -> Path:
 
 def command(text: str) -> str:
     """The implementation's command line, split as the harness will split it."""
+    from schwimmen.conformance.process import command_argv
+
     try:
         command_argv(text)
     except ValueError as exc:

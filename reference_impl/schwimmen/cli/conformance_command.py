@@ -29,6 +29,7 @@ from schwimmen.conformance.history import HistoryError
 from schwimmen.conformance.lint import lint
 from schwimmen.conformance.output import OutputError, check_writable, write_atomically
 from schwimmen.conformance.process import ending_all
+from schwimmen.spec.cache import cached_catalog
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.sources import NO_QUOTES_HELP, quote_check_skipped
@@ -219,7 +220,7 @@ def _run_suite(
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    catalog = Catalog.load()
+    catalog = cached_catalog()
     if args.action == "lint":
         errors, count = lint(catalog, args.fixtures)
         for error in errors:

@@ -25,8 +25,8 @@ from schwimmen.conformance import process
 from schwimmen.conformance.fingerprint import fingerprint, report
 from schwimmen.conformance.harness import Options
 from schwimmen.conformance.output import OutputError, check_writable, write_atomically
+from schwimmen.spec.cache import cached_catalog
 from schwimmen.spec.errors import SpecErrors
-from schwimmen.spec.loader import Catalog
 from schwimmen.spec.printable import printable
 
 PROG = "schwimmen fingerprint"
@@ -100,7 +100,7 @@ def _clean_up() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    catalog = Catalog.load()
+    catalog = cached_catalog()
     for name in args.base:
         try:
             catalog.resolve(name)

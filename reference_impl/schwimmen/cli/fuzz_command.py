@@ -23,8 +23,8 @@ from pathlib import Path
 from schwimmen.cli import argtypes
 from schwimmen.conformance.fuzz import GRACE, FuzzOptions, FuzzReport, fuzz
 from schwimmen.conformance.process import ending_all
+from schwimmen.spec.cache import cached_catalog
 from schwimmen.spec.errors import SpecErrors
-from schwimmen.spec.loader import Catalog
 from schwimmen.spec.printable import printable
 
 PROG = "schwimmen fuzz"
@@ -129,7 +129,7 @@ def _say(started: float) -> Callable[[str], None]:
 
 def run(args: argparse.Namespace) -> int:
     began = time.monotonic()
-    catalog = Catalog.load()
+    catalog = cached_catalog()
     try:
         ruleset = catalog.resolve(args.ruleset)
     except SpecErrors as exc:

@@ -5,23 +5,25 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
-
-import yaml
-from rich.console import Console, ConsoleOptions, RenderableType
-from rich.protocol import rich_cast
-from rich.segment import Segment
-from rich.text import Text
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from schwimmen import __version__
 from schwimmen.cli import argtypes
 from schwimmen.spec.errors import SpecErrors
-from schwimmen.spec.loader import Catalog
-from schwimmen.spec.model import Ruleset
 from schwimmen.spec.printable import printable
-from schwimmen.spec.sources import NO_QUOTES_HELP, quote_check_skipped
+from schwimmen.spec.sources import NO_QUOTES_HELP
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from schwimmen.spec.loader import Catalog
+    from schwimmen.spec.model import Ruleset
+
+# Every command imports what it needs when it runs, and the parser gives only the command
+# named its options (``build_parser(command)``): ``schwimmen list`` must not pay for the
+# harness, the fuzzer, jsonschema or the engine.
 
 
 class _Parser(argparse.ArgumentParser):
@@ -58,6 +60,7 @@ def _table_error(ruleset: Ruleset, players: int, seat: int | None = None) -> str
 def _cmd_validate(args: argparse.Namespace) -> int:
     """Errors fail; so do quotes that could not be checked, unless ``--no-quotes`` says
     the check may be missed: an "OK" must not stand for a check that did not happen."""
+    from schwimmen.spec.sources import quote_check_skipped
     from schwimmen.spec.validate import validate_paths
 
     report = validate_paths([Path(p) for p in args.paths])
@@ -77,38 +80,17 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
-class _PrintableConsole(Console):
-    """A console that shows control characters in what it prints as ``\\u001b``.
-
-    Titles, quotes, notes and ids come from YAML files anyone can write; every command
-    prints through this console, so no file can drive the terminal. Each text is made
-    printable before it is laid out, so a table's columns still wrap it; such a text loses
-    its inner styles, which only a hostile file ever costs.
-    """
-
-    def render_str(self, text: str, **kwargs: Any) -> Text:
-        return _printable_text(super().render_str(text, **kwargs))
-
-    def render(
-        self, renderable: RenderableType, options: ConsoleOptions | None = None
-    ) -> Iterable[Segment]:
-        renderable = rich_cast(renderable)
-        if isinstance(renderable, Text):
-            renderable = _printable_text(renderable)
-        return super().render(renderable, options)
-
-
-def _printable_text(text: Text) -> Text:
-    shown = printable(text.plain)
-    return text if shown == text.plain else text.blank_copy(shown)
-
-
 def _console() -> Console:
-    return _PrintableConsole(highlight=False, soft_wrap=False)
+    from schwimmen.cli.console import printable_console
+
+    return printable_console()
 
 
 def _catalog() -> Catalog:
-    return Catalog.load()
+    """The catalog every command reads: checked once per content, then from the cache."""
+    from schwimmen.spec.cache import cached_catalog
+
+    return cached_catalog()
 
 
 def _report_spec_errors(exc: SpecErrors) -> int:
@@ -125,13 +107,16 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from schwimmen.cli.spec_commands import print_show
+    from schwimmen.cli.lang import chosen, words
+    from schwimmen.cli.spec_commands import print_show, ruleset_texts
 
+    catalog = _catalog()
     try:
-        ruleset = _catalog().resolve(args.ruleset)
+        ruleset = catalog.resolve(args.ruleset)
     except SpecErrors as exc:
         return _report_spec_errors(exc)
-    print_show(_console(), ruleset, args.format)
+    w = words(chosen(args))
+    print_show(_console(), ruleset, args.format, w, ruleset_texts(catalog, ruleset, w))
     return 0
 
 
@@ -143,7 +128,9 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         a, b = catalog.resolve(args.a), catalog.resolve(args.b)
     except SpecErrors as exc:
         return _report_spec_errors(exc)
-    print_diff(_console(), a, b, args.format)
+    from schwimmen.cli.lang import chosen, words
+
+    print_diff(_console(), a, b, args.format, words(chosen(args)))
     return 0
 
 
@@ -165,16 +152,23 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    from schwimmen.cli.lang import chosen, words
     from schwimmen.cli.play_command import play
+    from schwimmen.cli.spec_commands import ruleset_texts
 
+    catalog = _catalog()
     try:
-        ruleset = _catalog().resolve(args.ruleset)
+        ruleset = catalog.resolve(args.ruleset)
     except SpecErrors as exc:
         return _report_spec_errors(exc)
     problem = _table_error(ruleset, args.players, args.seat)
     if problem:
         return _usage_error(args, problem)
-    return play(ruleset, args.players, args.seat - 1, args.seed, args.bot, _console())
+    w = words(chosen(args))
+    title = ruleset_texts(catalog, ruleset, w).title
+    return play(
+        ruleset, args.players, args.seat - 1, args.seed, args.bot, _console(), w=w, title=title
+    )
 
 
 def _cmd_conformance(args: argparse.Namespace) -> int:
@@ -198,6 +192,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             print(f"schwimmen serve: error: {flag} needs --play RULESET", file=sys.stderr)
             return 2
         return serve()
+    import yaml
+
     changes: dict[str, Any] = {}
     for item in args.set:
         path, sep, raw = item.partition("=")
@@ -237,7 +233,20 @@ def _format_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _lang_option(parser: argparse.ArgumentParser) -> None:
+    from schwimmen.cli.lang import add_option
+
+    add_option(parser)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or (``command``) every command with only that one's options:
+    the options of ``score``, ``conformance``, ``fuzz`` and ``fingerprint`` are declared
+    beside their code, which a command that does not run them need not import."""
+
+    def full(name: str) -> bool:
+        return command is None or command == name
+
     parser = _Parser(
         prog="schwimmen",
         description="Schwimmen (31): the rulesets as data, the reference engine and the "
@@ -257,14 +266,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("ruleset", metavar="RULESET[+HOUSE...]")
     _format_option(p)
+    _lang_option(p)
     p.set_defaults(func=_cmd_show)
     p = sub.add_parser("diff", help="show only the rules in which two rulesets differ")
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
     _format_option(p)
+    _lang_option(p)
     p.set_defaults(func=_cmd_diff)
-    from schwimmen.cli.score_command import add_arguments as add_score_arguments
-
     p = sub.add_parser(
         "score",
         help="what a hand is worth under every ruleset, and who loses a showdown",
@@ -275,7 +284,10 @@ def build_parser() -> argparse.ArgumentParser:
         "hand size, or not in its pack) are shown as not a hand in this ruleset. Exit "
         "status 2 for a card that is not one, a card given twice or an unknown ruleset.",
     )
-    add_score_arguments(p)
+    if full("score"):
+        from schwimmen.cli.score_command import add_arguments as add_score_arguments
+
+        add_score_arguments(p)
     p.set_defaults(func=_cmd_score)
     p = sub.add_parser("validate", help="check ruleset and house-rule files")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
@@ -328,18 +340,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, default=None, help="random seed for a repeatable game")
     p.add_argument("--bot", choices=("greedy", "random"), default="greedy", help="opponents")
+    _lang_option(p)
     p.set_defaults(func=_cmd_play)
-    from schwimmen.cli.conformance_command import add_arguments
-
     p = sub.add_parser(
         "conformance",
         help="run the conformance suite against the reference or any implementation",
         description="Runs every fixture under every ruleset (and house rule) it applies to. "
         "Exit status 1 when any case fails or errors.",
     )
-    add_arguments(p)
+    if full("conformance"):
+        from schwimmen.cli.conformance_command import add_arguments
+
+        add_arguments(p)
     p.set_defaults(func=_cmd_conformance)
-    from schwimmen.cli.fuzz_command import add_arguments as add_fuzz_arguments
 
     p = sub.add_parser(
         "fuzz",
@@ -350,7 +363,10 @@ def build_parser() -> argparse.ArgumentParser:
         "implementation fails. Exit status 1 when differences were found, 0 when none was "
         "(which is no proof of conformance).",
     )
-    add_fuzz_arguments(p)
+    if full("fuzz"):
+        from schwimmen.cli.fuzz_command import add_arguments as add_fuzz_arguments
+
+        add_fuzz_arguments(p)
     p.set_defaults(func=_cmd_fuzz)
     p = sub.add_parser(
         "serve",
@@ -384,8 +400,6 @@ def build_parser() -> argparse.ArgumentParser:
         "every ruleset: the test double of an engine that plays rules of its own",
     )
     p.set_defaults(func=_cmd_serve)
-    from schwimmen.cli.fingerprint_command import add_arguments as add_fingerprint_arguments
-
     p = sub.add_parser(
         "fingerprint",
         help="which ruleset an implementation plays, and which parameters it changes",
@@ -394,13 +408,23 @@ def build_parser() -> argparse.ArgumentParser:
         "the fewest parameter values that, changed, make the suite's expectations agree with "
         "the implementation. Exit status 1 when too little was judged to tell.",
     )
-    add_fingerprint_arguments(p)
+    if full("fingerprint"):
+        from schwimmen.cli.fingerprint_command import add_arguments as add_fingerprint_arguments
+
+        add_fingerprint_arguments(p)
     p.set_defaults(func=_cmd_fingerprint)
     return parser
 
 
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command word: the first argument that is no option (the options before it,
+    ``--help`` and ``--version``, take no value)."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command_in(argv) or "")  # no command: only the list of commands
     args = parser.parse_args(argv)
     if getattr(args, "jobs", 0) is None:
         from schwimmen.cli.simulate_command import default_jobs

@@ -15,121 +15,160 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from schwimmen.cli import lang
+from schwimmen.cli.lang import ENGLISH, Words
 from schwimmen.engine.bots import Bot, GreedyBot, RandomBot
 from schwimmen.engine.match import Match, SetupError
 from schwimmen.engine.reasons import DESCRIPTION, IllegalAction
 from schwimmen.engine.rounds import Phase
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action, ActionKind, ActionSyntaxError, parse_text
-from schwimmen.protocol.cards import SUIT_SYMBOL, Card, rank_of, seat_name, suit_of
+from schwimmen.protocol.cards import Card, CardError, parse, seat_name, suit_of, text
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.present import points as points_text
 
 RED = {"H", "D"}
+EN = Words(ENGLISH)
 
 
-def card_text(card: Card) -> Text:
+def card_text(card: Card, w: Words = EN) -> Text:
     suit = suit_of(card)
-    return Text(f"{rank_of(card)}{SUIT_SYMBOL[suit]}", style="bold red" if suit in RED else "bold")
+    return Text(lang.pretty(card, w.language), style="bold red" if suit in RED else "bold")
 
 
-def cards_text(cards: list[Card] | tuple[Card, ...] | None) -> Text:
+def cards_text(cards: list[Card] | tuple[Card, ...] | None, w: Words = EN) -> Text:
     if cards is None:
-        return Text("(hidden)", style="dim")
+        return Text(w.label("cli.play.hidden", "(hidden)"), style="dim")
     out = Text()
     for i, c in enumerate(cards):
         if i:
             out.append(" ")
-        out.append_text(card_text(c))
+        out.append_text(card_text(c, w))
     return out
 
 
-def action_text(action: Action) -> Text:
+_MOVES = {
+    ActionKind.SWAP_ALL: "swap the whole hand for the middle",
+    ActionKind.PASS: "pass (schieben)",
+    ActionKind.KNOCK: "knock (klopfen)",
+    ActionKind.KEEP: "keep your hand",
+    ActionKind.TAKE_EXTRA: "take the unseen extra hand",
+    ActionKind.SHOW: "show your 31 (ends the round)",
+    ActionKind.DECLINE: "do not show your 31",
+    ActionKind.TURN_UP: "turn up the middle to swap",
+    ActionKind.DRAW_STOCK: "draw from the stock",
+    ActionKind.DRAW_DISCARD: "take the top discard",
+}
+
+
+def action_text(action: Action, w: Words = EN) -> Text:
     """A move as a person reads it."""
     kind = action.kind
     if kind is ActionKind.SWAP:
-        t = Text("swap ")
-        t.append_text(cards_text(action.give))
-        t.append(" for ")
-        t.append_text(cards_text(action.take))
+        t = Text(w.label("cli.play.swap", "swap") + " ")
+        t.append_text(cards_text(action.give, w))
+        t.append(" " + w.label("cli.play.for", "for") + " ")
+        t.append_text(cards_text(action.take, w))
     elif kind is ActionKind.DISCARD:
-        t = Text("discard ")
-        t.append_text(card_text(action.give[0]))
+        t = Text(w.label("cli.play.discard", "discard") + " ")
+        t.append_text(card_text(action.give[0], w))
     else:
-        t = Text(
-            {
-                ActionKind.SWAP_ALL: "swap the whole hand for the middle",
-                ActionKind.PASS: "pass (schieben)",
-                ActionKind.KNOCK: "knock (klopfen)",
-                ActionKind.KEEP: "keep your hand",
-                ActionKind.TAKE_EXTRA: "take the unseen extra hand",
-                ActionKind.SHOW: "show your 31 (ends the round)",
-                ActionKind.DECLINE: "do not show your 31",
-                ActionKind.TURN_UP: "turn up the middle to swap",
-                ActionKind.DRAW_STOCK: "draw from the stock",
-                ActionKind.DRAW_DISCARD: "take the top discard",
-            }[kind]
-        )
+        t = Text(w.label(f"cli.play.move.{kind.value}", _MOVES[kind]))
     if action.knock:
-        t.append(", then knock", style="bold yellow")
+        t.append(w.label("cli.play.then-knock", ", then knock"), style="bold yellow")
     return t
 
 
-def _name(seat: int, me: int) -> str:
-    return "You" if seat == me else seat_name(seat)
+def _name(seat: int, me: int, w: Words = EN) -> str:
+    """``You`` in English; in German the seat with ``(du)``, so that every sentence about a
+    seat keeps its verb in the third person (``P1 (du) klopft``)."""
+    if seat != me:
+        return seat_name(seat)
+    you = w.label("cli.play.you", "You")
+    return f"{seat_name(seat)} ({you})" if w.german else you
 
 
-def event_line(event: ev.Event, me: int) -> Text | None:
+def event_line(event: ev.Event, me: int, w: Words = EN) -> Text | None:
     """One line of commentary for a public event (None for the quiet ones)."""
+
+    def said(key: str, english: str, seat: int, style: str = "") -> Text:
+        return Text(w.label(f"cli.play.{key}", english, seat=_name(seat, me, w)), style=style)
+
     if isinstance(event, ev.Swapped):
-        t = Text(f"{_name(event.seat, me)} swapped ")
-        t.append_text(cards_text(event.gave))
-        t.append(" for ")
-        t.append_text(cards_text(event.took))
+        t = said("swapped", "{seat} swapped ", event.seat)
+        t.append_text(cards_text(event.gave, w))
+        t.append(" " + w.label("cli.play.for", "for") + " ")
+        t.append_text(cards_text(event.took, w))
         return t
     if isinstance(event, ev.Passed):
-        return Text(f"{_name(event.seat, me)} passed")
+        return said("passed", "{seat} passed", event.seat)
     if isinstance(event, ev.Knocked):
-        return Text(f"{_name(event.seat, me)} knocked", style="bold yellow")
+        return said("knocked", "{seat} knocked", event.seat, "bold yellow")
     if isinstance(event, ev.DealerChose):
-        word = "took the extra hand" if event.choice == "take-extra" else "kept his hand"
-        return Text(f"{_name(event.seat, me)} (dealer) {word}")
+        if event.choice == "take-extra":
+            return said("dealer-took", "{seat} (dealer) took the extra hand", event.seat)
+        return said("dealer-kept", "{seat} (dealer) kept his hand", event.seat)
     if isinstance(event, ev.MiddleReplaced):
-        t = Text("Everybody passed: the middle is replaced by ")
-        t.append_text(cards_text(event.new))
+        t = Text(w.label("cli.play.replaced", "Everybody passed: the middle is replaced by "))
+        t.append_text(cards_text(event.new, w))
         return t
     if isinstance(event, ev.WashedOut):
-        t = Text("The middle is all one suit and is washed out; new middle ")
-        t.append_text(cards_text(event.new))
+        english = "The middle is all one suit and is washed out; new middle "
+        t = Text(w.label("cli.play.washed-out", english))
+        t.append_text(cards_text(event.new, w))
         return t
     if isinstance(event, ev.MiddleTurnedUp):
-        return Text(f"{_name(event.seat, me)} turned up the middle")
+        return said("turned-up", "{seat} turned up the middle", event.seat)
     if isinstance(event, ev.Drew):
         if event.source == "discard" and event.card is not None:
-            t = Text(f"{_name(event.seat, me)} took ")
-            t.append_text(card_text(event.card))
+            t = said("took", "{seat} took ", event.seat)
+            t.append_text(card_text(event.card, w))
             return t
-        return Text(f"{_name(event.seat, me)} drew from the stock")
+        return said("drew", "{seat} drew from the stock", event.seat)
     if isinstance(event, ev.Discarded):
-        t = Text(f"{_name(event.seat, me)} discarded ")
-        t.append_text(card_text(event.card))
+        t = said("discarded", "{seat} discarded ", event.seat)
+        t.append_text(card_text(event.card, w))
         return t
     if isinstance(event, ev.Revealed):
-        t = Text(f"{_name(event.seat, me)} shows ", style="bold magenta")
-        t.append_text(cards_text(event.cards))
+        t = said("shows", "{seat} shows ", event.seat, "bold magenta")
+        t.append_text(cards_text(event.cards, w))
         t.append(f" ({event.hand})", style="bold magenta")
         return t
     if isinstance(event, ev.RevealDeclined):
-        return Text(f"{_name(event.seat, me)} does not show a 31")
+        return said("declined", "{seat} does not show a 31", event.seat)
     if isinstance(event, ev.Swimming):
-        return Text(f"{_name(event.seat, me)} is swimming now (schwimmt)", style="cyan")
+        return said("swimming", "{seat} is swimming now (schwimmt)", event.seat, "cyan")
     if isinstance(event, ev.Eliminated):
-        return Text(f"{_name(event.seat, me)} is out (untergegangen)", style="bold red")
+        return said("out", "{seat} is out (untergegangen)", event.seat, "bold red")
     if isinstance(event, ev.RoundReplayed):
         return Text(f"The round is replayed: {event.why}", style="yellow")
     if isinstance(event, ev.NextDealer):
-        return Text(f"Next dealer: {_name(event.seat, me)}", style="dim")
+        return said("next-dealer", "Next dealer: {seat}", event.seat, "dim")
     return None
+
+
+def _typed(action: Action, w: Words) -> str:
+    """The move's text as the player may type it, cards in the letters of the language."""
+    if not w.german:
+        return str(action)
+    out = []
+    for word in str(action).split():
+        try:
+            out.append("+".join(lang.typed(parse(part), w.language) for part in word.split("+")))
+        except CardError:
+            out.append(word)
+    return " ".join(out)
+
+
+def typed_action(answer: str) -> Action:
+    """A move typed as its text, cards in English or German letters (``swap DC 10H``)."""
+    words = []
+    for word in answer.split():
+        try:
+            words.append("+".join(text(lang.parse_card(part)) for part in word.split("+")))
+        except CardError:
+            words.append(word)
+    return parse_text(" ".join(words))
 
 
 class Game:
@@ -144,8 +183,12 @@ class Game:
         bot: str,
         console: Console,
         read: Callable[[str], str] = input,
+        w: Words = EN,
+        title: str | None = None,
     ) -> None:
         self.ruleset = ruleset
+        self.w = w
+        self.title = title or ruleset.title
         self.me = seat
         self.console = console
         self.read = read
@@ -159,13 +202,10 @@ class Game:
         self.shown = 0
 
     def play(self) -> int:
-        c = self.console
-        c.print(Text(f"{self.ruleset.title}", style="bold"))
-        c.print(
-            Text(
-                "Type the number of a move or its text (swap QC 10H); 'help', 'quit'.", style="dim"
-            )
-        )
+        c, w = self.console, self.w
+        c.print(Text(self.title, style="bold"))
+        english = "Type the number of a move or its text (swap QC 10H); 'help', 'quit'."
+        c.print(Text(w.label("cli.play.intro", english), style="dim"))
         match = self.match
         while not match.over:
             self._commentary()
@@ -175,33 +215,42 @@ class Game:
                 self._draw_table()
                 action = self._ask()
                 if action is None:
-                    c.print("Bye.")
+                    c.print(w.label("cli.play.bye", "Bye."))
                     return 1
                 match.apply(action, seat)
             else:
                 match.apply(self.bots[seat].choose(match), seat)
         self._commentary()
-        winners = ", ".join(_name(s, self.me) for s in match.winners)
-        verdict = f"Winner: {winners}" if winners else "Nobody wins: everybody left went out."
-        c.print(Text(f"\nThe match is over. {verdict}", style="bold green"))
+        winners = ", ".join(_name(s, self.me, w) for s in match.winners)
+        verdict = (
+            w.label("cli.play.winner", "The match is over. Winner: {seats}", seats=winners)
+            if winners
+            else w.label(
+                "cli.play.no-winner", "The match is over. Nobody wins: everybody left went out."
+            )
+        )
+        c.print(Text(f"\n{verdict}", style="bold green"))
         return 0
 
     def _commentary(self) -> None:
         events = self.match.events_for(self.me)
+        w = self.w
         for event in events[self.shown :]:
             if isinstance(event, ev.RoundStarted):
-                self.console.rule(f"Round {event.round}, dealer {_name(event.dealer, self.me)}")
+                dealer = _name(event.dealer, self.me, w)
+                english = "Round {n}, dealer {seat}"
+                self.console.rule(w.label("cli.play.round", english, n=event.round, seat=dealer))
             elif isinstance(event, ev.RoundEnded):
                 self._showdown(event)
             else:
-                line = event_line(event, self.me)
+                line = event_line(event, self.me, w)
                 if line is not None:
                     self.console.print(line)
         self.shown = len(events)
 
     def _showdown(self, event: ev.RoundEnded) -> None:
-        c = self.console
-        why = {
+        c, w = self.console, self.w
+        english = {
             "knock": "the last cycle after the knock is over",
             "maximum": "a 31 was shown",
             "feuer": "Feuer (three aces) was shown",
@@ -211,39 +260,44 @@ class Game:
             "two-open": "only two players have not closed",
             "one-open": "only one player has not closed",
         }[event.reason]
-        when = " at the deal" if event.at_deal else ""
-        c.print(Text(f"\nThe round ends{when}: {why}.", style="bold"))
+        why = w.label(f"cli.play.ended.{event.reason}", english)
+        if event.at_deal:
+            ends = w.label("cli.play.ends-at-deal", "The round ends at the deal: {why}.", why=why)
+        else:
+            ends = w.label("cli.play.ends", "The round ends: {why}.", why=why)
+        c.print(Text(f"\n{ends}", style="bold"))
         table = Table(show_header=True, header_style="bold")
-        table.add_column("seat")
-        table.add_column("hand")
-        table.add_column("value", justify="right")
-        table.add_column("loses", justify="right")
+        table.add_column(w.label("fixture.head.seat", "seat"))
+        table.add_column(w.label("fixture.head.hand", "hand"))
+        table.add_column(w.label("cli.play.value", "value"), justify="right")
+        table.add_column(w.calc("loses", "loses"), justify="right")
         for seat, cards in event.hands.items():
             value = event.values[seat]
             pts = value["points"]
             shown = value["hand"] if pts is None else points_text(pts)
             if value["hand"] in ("triple", "feuer", "feuer-light", "fixed"):
-                shown += f" ({value['hand']})"
+                shown += f" ({w.calc('kind-' + value['hand'], value['hand'])})"
             lost = event.losses.get(seat, 0)
             style = "bold red" if lost else ""
             table.add_row(
-                _name(seat, self.me),
-                cards_text(cards),
+                _name(seat, self.me, w),
+                cards_text(cards, w),
                 shown,
                 str(lost) if lost else "",
                 style=style,
             )
         c.print(table)
-        c.print(Text(f"Why: {event.why}", style="italic"))
+        c.print(Text(f"{w.label('rule.why', 'Why:')} {event.why}", style="italic"))
+        swimming = w.label("cli.play.swimming-mark", " (swimming)")
         lives = "  ".join(
-            f"{_name(s, self.me)} {self.match.lives[s]}"
-            + (" (swimming)" if s in self.match.swimming() else "")
+            f"{_name(s, self.me, w)} {self.match.lives[s]}"
+            + (swimming if s in self.match.swimming() else "")
             for s in self.match.active()
         )
-        c.print(Text(f"Lives: {lives}", style="cyan"))
+        c.print(Text(w.label("cli.play.lives-line", "Lives: {lives}", lives=lives), style="cyan"))
 
     def _draw_table(self) -> None:
-        c, match = self.console, self.match
+        c, match, w = self.console, self.match, self.w
         rnd = match.round
         c.print()
         table = Table(box=None, show_header=False, pad_edge=False)
@@ -251,75 +305,85 @@ class Game:
         table.add_column()
         if match.rules.turns.move.value == "draw-and-discard":
             top = rnd.discard[-1] if rnd.discard else None
-            table.add_row("Discard pile", cards_text([top] if top is not None else []))
-            table.add_row("Stock", Text(f"{len(rnd.stock)} cards"))
+            table.add_row(
+                w.label("fixture.pile.discard.title", "Discard pile"),
+                cards_text([top] if top is not None else [], w),
+            )
+            stock = w.label("cli.play.cards", "{n} cards", n=len(rnd.stock))
+            table.add_row(w.label("fixture.pile.stock.title", "Stock"), Text(stock))
         else:
-            table.add_row("Middle", cards_text(None if rnd.middle_hidden else rnd.middle))
+            middle = cards_text(None if rnd.middle_hidden else rnd.middle, w)
+            table.add_row(w.label("fixture.pile.middle.title", "Middle"), middle)
         hand = rnd.hands[self.me]
         value = match.evaluator.evaluate(hand)
         worth = value.kind.value if value.points is None else points_text(value.points)
-        mine = cards_text(hand)
-        mine.append(f"   worth {worth}", style="cyan")
-        table.add_row("Your hand", mine)
+        mine = cards_text(hand, w)
+        mine.append(w.label("cli.play.worth", "   worth {points}", points=worth), style="cyan")
+        table.add_row(w.label("cli.play.your-hand", "Your hand"), mine)
+        swimming = w.label("cli.play.swimming-word", " swimming")
         others = "  ".join(
-            f"{_name(s, self.me)}: {match.lives[s]}"
-            + (" swimming" if s in match.swimming() else "")
+            f"{_name(s, self.me, w)}: {match.lives[s]}"
+            + (swimming if s in match.swimming() else "")
             for s in match.active()
         )
-        table.add_row("Lives", Text(others))
+        table.add_row(w.label("cli.play.lives", "Lives"), Text(others))
         if rnd.knocker is not None:
-            table.add_row("Knocked", Text(_name(rnd.knocker, self.me), style="bold yellow"))
+            knocker = Text(_name(rnd.knocker, self.me, w), style="bold yellow")
+            table.add_row(w.label("cli.play.knocker", "Knocked"), knocker)
         if rnd.phase is Phase.DEALER_CHOICE:
-            table.add_row("You deal", Text("keep your hand or take the unseen extra hand"))
+            english = "keep your hand or take the unseen extra hand"
+            table.add_row(
+                w.label("cli.play.you-deal", "You deal"),
+                Text(w.label("cli.play.dealer-choice", english)),
+            )
         c.print(table)
 
     def _ask(self) -> Action | None:
         legal = self.match.legal_actions()
         shown = [a for a in legal if not a.knock]
         closing = {(a.kind, a.give, a.take) for a in legal if a.knock}
+        w = self.w
         for i, action in enumerate(shown, start=1):
             line = Text(f"{i:>3}. ")
-            line.append_text(action_text(action))
-            line.append(f"   [{action}]", style="dim")
+            line.append_text(action_text(action, w))
+            line.append(f"   [{_typed(action, w)}]", style="dim")
             self.console.print(line)
         if closing:
-            self.console.print(
-                Text("To knock after a move, add k to its number (3k).", style="yellow")
-            )
+            english = "To knock after a move, add k to its number (3k)."
+            self.console.print(Text(w.label("cli.play.knock-hint", english), style="yellow"))
         while True:
             try:
-                answer = self.read("Your move: ").strip()
+                answer = self.read(w.label("cli.play.prompt", "Your move: ")).strip()
             except EOFError:
                 return None
             if answer in ("quit", "q", "exit"):
                 return None
             if answer in ("help", "?", ""):
-                self.console.print(
-                    Text(
-                        "Give the number of a move, or its text as shown in brackets "
-                        "(add k to the number, or ' knock' to the text, to knock after it).",
-                        style="dim",
-                    )
+                english = (
+                    "Give the number of a move, or its text as shown in brackets "
+                    "(add k to the number, or ' knock' to the text, to knock after it)."
                 )
+                self.console.print(Text(w.label("cli.play.help", english), style="dim"))
                 continue
             knock = answer.endswith("k") and answer[:-1].strip().isdigit()
             number = answer[:-1].strip() if knock else answer
             if number.isdigit():
                 index = int(number)
                 if not 1 <= index <= len(shown):
-                    self.console.print(Text(f"There is no move {index}.", style="red"))
+                    no_move = w.label("cli.play.no-move", "There is no move {n}.", n=index)
+                    self.console.print(Text(no_move, style="red"))
                     continue
                 action = shown[index - 1]
                 if knock:
                     if (action.kind, action.give, action.take) not in closing:
-                        self.console.print(
-                            Text("You cannot knock after that move now.", style="red")
-                        )
+                        english = "You cannot knock after that move now."
+                        refused = w.label("cli.play.cannot-knock", english)
+                        self.console.print(Text(refused, style="red"))
                         continue
                     action = Action(action.kind, action.give, action.take, True)
                 return action
             try:
-                action = parse_text(answer)
+                action = typed_action(answer)
             except ActionSyntaxError as exc:
                 self.console.print(Text(f"Not a move: {exc}", style="red"))
                 continue
@@ -340,9 +404,11 @@ def play(
     bot: str,
     console: Console,
     read: Callable[[str], str] = input,
+    w: Words = EN,
+    title: str | None = None,
 ) -> int:
     try:
-        game = Game(ruleset, players, seat, seed, bot, console, read)
+        game = Game(ruleset, players, seat, seed, bot, console, read, w, title)
     except SetupError as exc:
         console.print(Text(str(exc), style="red"))
         return 2

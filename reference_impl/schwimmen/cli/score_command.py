@@ -18,9 +18,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from schwimmen.cli import lang
+from schwimmen.cli.console import print_table
 from schwimmen.engine.hands import HandKind, HandValue, value_forms
 from schwimmen.engine.handscore import Score, ruleset_names, score
-from schwimmen.protocol.cards import SUIT_SYMBOL, Card, CardError, parse, pretty, seat_name, text
+from schwimmen.protocol.cards import SUIT_SYMBOL, Card, CardError, seat_name, text
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.printable import printable
@@ -38,8 +40,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "cards",
         nargs="+",
         metavar="CARD",
-        help="the cards of a hand (QC, 10H, AS, 7D); hands separated by / are compared as "
-        "at a showdown: AC KC 10C / 7H 8H 9D",
+        help="the cards of a hand (QC, 10H, AS, 7D; German rank letters too: DC, BH for Dame, "
+        "Bube; suits C S H D or ♣ ♠ ♥ ♦); hands separated by / are compared as at a "
+        "showdown: AC KC 10C / 7H 8H 9D",
     )
     p.add_argument(
         "--ruleset",
@@ -52,6 +55,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--format", choices=("text", "json"), default="text", help="output format (default text)"
     )
+    lang.add_option(p)
 
 
 def parse_hands(words: Sequence[str]) -> list[list[Card]]:
@@ -67,7 +71,7 @@ def parse_hands(words: Sequence[str]) -> list[list[Card]]:
             if not part:
                 continue
             try:
-                card = parse(part)
+                card = lang.parse_card(part)
             except CardError as exc:
                 raise ScoreError(str(exc)) from None
             if card in seen:
@@ -79,9 +83,13 @@ def parse_hands(words: Sequence[str]) -> list[list[Card]]:
     return hands
 
 
-def value_text(value: HandValue) -> str:
+ENGLISH = lang.Words(lang.ENGLISH)
+
+
+def value_text(value: HandValue, w: lang.Words = ENGLISH) -> str:
     """A hand's value for people: ``31 ♣``, ``30½ triple``, ``Feuer``, with ``maximum``,
-    ``protected`` or ``punishes`` where the hand is one."""
+    ``protected`` or ``punishes`` where the hand is one (in German the calculator's
+    words: ``30½ Drilling``, ``Höchstwert``)."""
     shown = value_forms(value)[2]
     if value.kind is HandKind.SUIT and value.suit is not None:
         words = f"{shown} {SUIT_SYMBOL[value.suit]}"
@@ -90,13 +98,13 @@ def value_text(value: HandValue) -> str:
     elif value.kind is HandKind.FEUER_LIGHT:
         words = "Feuer light"
     else:
-        words = f"{shown} {value.kind.value}"
+        words = f"{shown} {w.calc(f'kind-{value.kind.value}', value.kind.value)}"
     marks = [
         word
         for word, present in (
-            ("maximum", value.is_maximum),
-            ("protected", value.is_protected),
-            ("punishes", value.punishes),
+            (w.calc("mark-maximum", "maximum"), value.is_maximum),
+            (w.calc("mark-protected", "protected"), value.is_protected),
+            (w.calc("mark-punishes", "punishes"), value.punishes),
         )
         if present
     ]
@@ -117,14 +125,16 @@ def _value_json(value: HandValue | None, problem: str | None) -> dict[str, Any]:
     return form
 
 
-def _losers_text(result: Score) -> str:
+def _losers_text(result: Score, w: lang.Words = ENGLISH) -> str:
     decided = result.showdown
     if decided is None:
         return "-"
     if not decided.losses:
-        return "nobody"
+        return w.calc("nobody", "nobody")
     return ", ".join(
-        f"{seat_name(s)} ({lives} {'life' if lives == 1 else 'lives'})"
+        w.calc("lives-one", "{seat} (1 life)", seat=seat_name(s))
+        if lives == 1
+        else w.calc("lives-more", "{seat} ({lives} lives)", seat=seat_name(s), lives=lives)
         for s, lives in sorted(decided.losses.items())
     )
 
@@ -163,21 +173,24 @@ def print_text(
     names: Sequence[str],
     results: Sequence[Score],
     hands: Sequence[Sequence[Card]],
+    w: lang.Words = ENGLISH,
 ) -> None:
+    """The table; the ruleset names whole even where the output is no terminal."""
     several = len(hands) > 1
     table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
-    table.add_column("ruleset", style="cyan", no_wrap=True)
+    table.add_column(w.calc("ruleset", "ruleset"), style="cyan", no_wrap=True)
     for i, hand in enumerate(hands):
-        cards = " ".join(pretty(c) for c in hand)
+        cards = " ".join(lang.pretty(c, w.language) for c in hand)
         table.add_column(f"{seat_name(i)} {cards}" if several else cards)
     if several:
-        table.add_column("loses")
+        table.add_column(w.calc("loses", "loses"))
+    not_a_hand = w.calc("not-a-hand", NOT_A_HAND)
     for name, result in zip(names, results, strict=True):
-        cells = [NOT_A_HAND if v is None else value_text(v) for v in result.values]
+        cells = [not_a_hand if v is None else value_text(v, w) for v in result.values]
         if several:
-            cells.append(_losers_text(result))
+            cells.append(_losers_text(result, w))
         table.add_row(escape(name), *(escape(c) for c in cells))
-    console.print(table)
+    print_table(console, table)
 
 
 def run(args: argparse.Namespace, console: Console, catalog: Catalog) -> int:
@@ -198,5 +211,5 @@ def run(args: argparse.Namespace, console: Console, catalog: Catalog) -> int:
     if args.format == "json":
         print(json.dumps(report(names, results, hands), ensure_ascii=False, indent=2))
     else:
-        print_text(console, names, results, hands)
+        print_text(console, names, results, hands, lang.words(lang.chosen(args)))
     return 0

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console, Group
@@ -12,10 +14,14 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from schwimmen.cli.console import print_table
+from schwimmen.cli.lang import ENGLISH, GERMAN, Words
 from schwimmen.spec.loader import Catalog
-from schwimmen.spec.model import Provenance, ProvenanceKind, Ruleset, Setting
+from schwimmen.spec.model import Provenance, ProvenanceKind, Ruleset, Setting, Unresolved
 from schwimmen.spec.parameters import BY_PATH, GROUPS, PARAMETERS
-from schwimmen.spec.present import origin_text, provenance_summary, value_text
+from schwimmen.spec.present import PROVENANCE_LABEL, origin_text, provenance_summary, value_text
+
+EN = Words(ENGLISH)
 
 STYLE = {
     ProvenanceKind.CITED: "bold green",
@@ -65,14 +71,14 @@ def print_list(console: Console, catalog: Catalog, fmt: str) -> None:
         if e.get("origin"):
             extra += f"; from {e['origin']}"
         table.add_row(e["id"], e["kind"], escape(e["title"]), extra)
-    console.print(table)
+    print_table(console, table)
 
 
 def _indent(text: Text, width: int = 4) -> Padding:
     return Padding(text, (0, 0, 0, width))
 
 
-def _provenance_lines(prov: Provenance) -> list[Padding]:
+def _provenance_lines(prov: Provenance, w: Words = EN) -> list[Padding]:
     lines: list[Padding] = []
     for c in prov.citations:
         t = Text("„", style="italic")
@@ -80,28 +86,62 @@ def _provenance_lines(prov: Provenance) -> list[Padding]:
         t.append("“  ", style="italic")
         t.append(f"— {c.label()}", style="dim")
         lines.append(_indent(t))
-    if prov.reading:
-        lines.append(_indent(Text(f"reading: {prov.reading}", style="yellow")))
-    if prov.why:
-        lines.append(_indent(Text(f"why: {prov.why}", style="dim")))
+    reading = prov.reading_in(w.language) if w.german else prov.reading
+    if reading:
+        lines.append(_indent(Text(f"{_reading(w)} {reading}", style="yellow")))
+    why = prov.why_in(w.language) if w.german else prov.why
+    if why:
+        lines.append(_indent(Text(f"{_why(w)} {why}", style="dim")))
     return lines
 
 
-def _setting_block(setting: Setting, base: str) -> Group:
+def _reading(w: Words) -> str:
+    return w.label("rule.reading", "reading:")
+
+
+def _why(w: Words) -> str:
+    return w.label("rule.why", "why:")
+
+
+def _mark(kind: ProvenanceKind, w: Words) -> str:
+    return w.label(f"kind.{kind.value}.title", MARK[kind]).upper()
+
+
+def _origin(setting: Setting, base: str, w: Words) -> str:
+    """``inherited from pagat`` / ``set by house rule x``, in the words of the site."""
+    if not w.german:
+        return origin_text(setting, base)
+    if setting.inherited:
+        return f"{w.label('rule.inherited', 'inherited from')} {setting.origin}"
+    if setting.origin != base:
+        return f"{w.label('rule.house', 'house rule')} {setting.origin}"
+    return ""
+
+
+def _value(setting: Setting, w: Words) -> str:
+    shown = value_text(setting.param, setting.value)
+    if w.german and shown in ("none", "(none)"):
+        return w.label("value.none" if shown == "none" else "value.empty", shown)
+    return shown
+
+
+def _setting_block(setting: Setting, base: str, w: Words = EN) -> Group:
     param = BY_PATH[setting.param]
-    head = Text(f"{param.title}: ", style="bold")
-    head.append(value_text(setting.param, setting.value), style="cyan")
+    head = Text(f"{w.param_title(setting.param, param.title)}: ", style="bold")
+    head.append(_value(setting, w), style="cyan")
     head.append("  ")
-    head.append(f"[{MARK[setting.provenance.kind]}", style=STYLE[setting.provenance.kind])
+    head.append(f"[{_mark(setting.provenance.kind, w)}", style=STYLE[setting.provenance.kind])
     if setting.provenance.decision:
         head.append(f" {setting.provenance.decision}", style=STYLE[setting.provenance.kind])
     head.append("]", style=STYLE[setting.provenance.kind])
-    where = origin_text(setting, base)
+    where = _origin(setting, base, w)
     if where:
         head.append(f"  ({where})", style="blue")
-    parts: list[Text | Padding] = [head, *_provenance_lines(setting.provenance)]
-    if setting.note:
-        parts.append(_indent(Text(f"note: {setting.note}", style="dim")))
+    parts: list[Text | Padding] = [head, *_provenance_lines(setting.provenance, w)]
+    note = setting.note_in(w.language) if w.german else setting.note
+    if note:
+        label = w.label("rule.note", "note:")
+        parts.append(_indent(Text(f"{label} {note}", style="dim")))
     return Group(*parts)
 
 
@@ -125,39 +165,87 @@ def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
     }
 
 
-def print_show(console: Console, ruleset: Ruleset, fmt: str) -> None:
+@dataclass(frozen=True)
+class Texts:
+    """A resolved ruleset's title and summary in a language, from its files' ``de:``
+    blocks (the English where a file gives no German)."""
+
+    title: str
+    summary: str
+
+
+def ruleset_texts(catalog: Catalog, ruleset: Ruleset, w: Words = EN) -> Texts:
+    """The title of ``pagat+no-triples`` reads "Schwimmen nach pagat.com mit Keine Drillinge"
+    in German, as the English one reads "... with ..."."""
+    if not w.german:
+        return Texts(ruleset.title, ruleset.summary)
+
+    def german(data: Mapping[str, Any], field: str) -> str:
+        text = (data.get(GERMAN) or {}).get(field) or data.get(field) or ""
+        return " ".join(str(text).split())
+
+    files = {**catalog.rulesets, **catalog.house_rules}
+    base = files[ruleset.base].data if ruleset.base in files else {}
+    title = german(base, "title") or ruleset.title
+    overlays = [german(files[o].data, "title") for o in ruleset.overlays if o in files]
+    if len(overlays) == len(ruleset.overlays) and overlays:
+        title += f" {w.label('rule.with', 'with')} " + ", ".join(overlays)
+    elif ruleset.overlays:
+        title = ruleset.title
+    return Texts(title, german(base, "summary") or ruleset.summary)
+
+
+def print_show(
+    console: Console, ruleset: Ruleset, fmt: str, w: Words = EN, texts: Texts | None = None
+) -> None:
     if fmt == "json":
         console.print_json(json.dumps(ruleset_json(ruleset), ensure_ascii=False))
         return
+    texts = texts or Texts(ruleset.title, ruleset.summary)
     counts = {k: 0 for k in ProvenanceKind}
     for s in ruleset.settings.values():
         counts[s.provenance.kind] += 1
-    header = Text(ruleset.title, style="bold")
+    header = Text(texts.title, style="bold")
     header.append(f"  ({ruleset.id})", style="cyan")
     legend = Text("\n")
     for kind in ProvenanceKind:
-        legend.append(f"{MARK[kind]}", style=STYLE[kind])
+        legend.append(_mark(kind, w), style=STYLE[kind])
         legend.append(f" {counts[kind]}   ")
-    legend.append(
-        "\ncited = the source says so · interpreted = the source is ambiguous, reading chosen · "
-        "default = the source is silent, choice stated",
-        style="dim",
-    )
+    legend.append("\n" + _legend(w), style="dim")
     body: list[Any] = [header, legend]
-    if ruleset.summary:
-        body.append(Text("\n" + ruleset.summary))
+    if texts.summary:
+        body.append(Text("\n" + texts.summary))
     console.print(Panel(Group(*body), expand=True))
     for group, title in GROUPS.items():
         members = [s for s in ruleset.settings.values() if BY_PATH[s.param].group == group]
         if not members:
             continue
-        console.print(Text(f"\n{title}", style="bold underline"))
+        console.print(Text(f"\n{w.group_title(group, title)}", style="bold underline"))
         for setting in members:
-            console.print(Padding(_setting_block(setting, ruleset.base), (0, 0, 0, 2)))
+            console.print(Padding(_setting_block(setting, ruleset.base, w), (0, 0, 0, 2)))
     for u in ruleset.unresolved:
-        console.print(Text(f"\nUnresolved: {u.topic}", style="bold red"))
-        for line in _provenance_lines(Provenance(ProvenanceKind.DEFAULT, u.citations, why=u.why)):
+        console.print(Text(f"\n{_unresolved(u, w)}", style="bold red"))
+        why = u.why_in(w.language) if w.german else u.why
+        for line in _provenance_lines(Provenance(ProvenanceKind.DEFAULT, u.citations, why=why)):
             console.print(line)
+
+
+def _legend(w: Words) -> str:
+    if not w.german:
+        return (
+            "cited = the source says so · interpreted = the source is ambiguous, reading "
+            "chosen · default = the source is silent, choice stated"
+        )
+    return " · ".join(
+        f"{w.label(f'kind.{k.value}', PROVENANCE_LABEL[k])} = {w.label(f'kind.{k.value}.help', '')}"
+        for k in ProvenanceKind
+    )
+
+
+def _unresolved(u: Unresolved, w: Words) -> str:
+    if not w.german:
+        return f"Unresolved: {u.topic}"
+    return f"{w.label('page.unresolved', 'Unresolved')}: {u.topic_in(w.language)}"
 
 
 def diff_rows(a: Ruleset, b: Ruleset) -> list[tuple[str, Setting | None, Setting | None]]:
@@ -187,38 +275,49 @@ def diff_json(a: Ruleset, b: Ruleset) -> dict[str, Any]:
     }
 
 
-def _cell(setting: Setting | None, base: str) -> Group:
+def _cell(setting: Setting | None, base: str, w: Words = EN) -> Group:
     if setting is None:
-        return Group(Text("— does not apply", style="dim"))
-    head = Text(value_text(setting.param, setting.value), style="cyan bold")
-    head.append(
-        f"  [{provenance_summary(setting.provenance)}]", style=STYLE[setting.provenance.kind]
-    )
-    where = origin_text(setting, base)
+        return Group(Text(f"— {w.label('rule.does-not-apply', 'does not apply')}", style="dim"))
+    prov = setting.provenance
+    head = Text(_value(setting, w), style="cyan bold")
+    summary = provenance_summary(prov)
+    if w.german:
+        summary = w.label(f"kind.{prov.kind.value}", summary)
+        summary += f" {prov.decision}" if prov.decision else ""
+    head.append(f"  [{summary}]", style=STYLE[prov.kind])
+    where = _origin(setting, base, w)
     if where:
         head.append(f" ({where})", style="blue")
     lines = [head]
-    for c in setting.provenance.citations[:2]:
+    for c in prov.citations[:2]:
         lines.append(Text(f"„{c.quote}“ — {c.label()}", style="italic"))
-    if setting.provenance.reading:
-        lines.append(Text(f"reading: {setting.provenance.reading}", style="yellow"))
-    elif setting.provenance.kind is ProvenanceKind.DEFAULT and setting.provenance.why:
-        lines.append(Text(f"why: {setting.provenance.why}", style="dim"))
+    reading = prov.reading_in(w.language) if w.german else prov.reading
+    why = prov.why_in(w.language) if w.german else prov.why
+    if reading:
+        lines.append(Text(f"{_reading(w)} {reading}", style="yellow"))
+    elif prov.kind is ProvenanceKind.DEFAULT and why:
+        lines.append(Text(f"{_why(w)} {why}", style="dim"))
     return Group(*lines)
 
 
-def print_diff(console: Console, a: Ruleset, b: Ruleset, fmt: str) -> None:
+def print_diff(console: Console, a: Ruleset, b: Ruleset, fmt: str, w: Words = EN) -> None:
     if fmt == "json":
         console.print_json(json.dumps(diff_json(a, b), ensure_ascii=False))
         return
     rows = diff_rows(a, b)
-    table = Table(title=f"{a.id} vs {b.id}: {len(rows)} parameters differ", show_lines=True)
-    table.add_column("parameter", style="bold", ratio=1)
+    title = w.label(
+        "cli.diff-title", "{a} vs {b}: {n} parameters differ", a=a.id, b=b.id, n=len(rows)
+    )
+    table = Table(title=title, show_lines=True)
+    table.add_column(w.label("page.parameter", "parameter"), style="bold", ratio=1)
     table.add_column(a.id, ratio=3)
     table.add_column(b.id, ratio=3)
-    group_of = {p.path: GROUPS[p.group] for p in PARAMETERS}
     for path, sa, sb in rows:
+        param = BY_PATH[path]
+        group = w.group_title(param.group, GROUPS[param.group])
         table.add_row(
-            f"{group_of[path]}\n{BY_PATH[path].title}", _cell(sa, a.base), _cell(sb, b.base)
+            f"{group}\n{w.param_title(path, param.title)}",
+            _cell(sa, a.base, w),
+            _cell(sb, b.base, w),
         )
     console.print(table)

@@ -376,15 +376,17 @@ def _agreement_table(suite: SuiteResult) -> Table:
 
 
 def rulesets_line(suite: SuiteResult) -> str:
-    """Which rulesets ran: named ones run without house rules unless named with them."""
+    """Which rulesets ran, in one short line: the default run by its counts (every ruleset,
+    and every house rule on the ruleset it comes from), named ones by name (the first three
+    of many), which run without house rules unless named with them (pagat+no-triples)."""
     count = len(suite.rulesets)
     if suite.named:
-        shown = ", ".join(suite.rulesets[:6]) + (" ..." if count > 6 else "")
-        return (
-            f"{count} ruleset(s) named with --ruleset ({shown}); a ruleset runs without "
-            "house rules unless they are named with it (pagat+no-triples)"
-        )
-    return f"all {count} rulesets: every ruleset, and every house rule on its own ruleset"
+        note = "named with --ruleset; no house rules unless named"
+        if count <= 3:
+            return f"{', '.join(suite.rulesets)} ({note})"
+        return f"{count} rulesets: {', '.join(suite.rulesets[:3])}, … ({note})"
+    houses = sum(1 for name in suite.rulesets if "+" in name)
+    return f"all {count}: {count - houses} rulesets and {houses} house rules"
 
 
 def _cell(row: dict[str, int] | None) -> Text:

@@ -109,11 +109,15 @@ class Evaluator:
     """All hands of one ruleset's pack, evaluated once into a table.
 
     Three-card hands index a flat list by ``a << 12 | b << 6 | c`` in any card order;
-    four-card hands (the "41" variant) index a dict by the sorted cards.
+    four-card hands (the "41" variant) index a dict by the sorted cards. Without
+    ``table`` every hand is evaluated on first sight, as four-card hands always are:
+    building a table costs more than a few lookups save (``schwimmen score`` asks for a
+    handful of hands under some twenty ways of scoring).
     """
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, *, table: bool = True) -> None:
         self.rules = rules
+        self.table = table
         cards = rules.cards
         self.values: dict[Card, int] = {}
         self.rank_pos: dict[Card, int] = {}
@@ -315,8 +319,9 @@ class Evaluator:
 
     def _build(self) -> None:
         """Three-card hands: every hand of the pack, in every card order, into a flat list.
-        Four-card hands (270,725 of them in "41"): filled on first sight of each hand."""
-        if self.hand_size == 3:
+        Four-card hands (270,725 of them in "41"), and every hand of an evaluator without a
+        table: filled on first sight of each hand."""
+        if self.hand_size == 3 and self.table:
             self.flat = [0] * (64 << 12)
             flat = self.flat
             for combo in combinations(self.pack, 3):
@@ -385,7 +390,7 @@ class Evaluator:
 
     def packed(self, hand: Sequence[Card]) -> int:
         """``key << 8 | flags`` of ``hand`` from the table."""
-        if self.hand_size == 3:
+        if self.flat:
             return self.flat[hand[0] << 12 | hand[1] << 6 | hand[2]]
         return self.by_sorted[tuple(sorted(hand))]
 
@@ -473,15 +478,17 @@ _BY_RULES: dict[int, tuple[Rules, Evaluator]] = {}
 _BY_SCORING: dict[tuple[object, ...], Evaluator] = {}
 
 
-def evaluator_for(rules: Rules) -> Evaluator:
+def evaluator_for(rules: Rules, *, table: bool = True) -> Evaluator:
     """The evaluator of ``rules``: one per rules object, and one table per distinct way of
-    scoring hands (a house rule about passing does not rebuild the table)."""
+    scoring hands (a house rule about passing does not rebuild the table). With
+    ``table=False`` an evaluator without a table will do (a few hands to value); one that
+    has a table is still returned where it exists."""
     found = _BY_RULES.get(id(rules))
-    if found is not None and found[0] is rules:
+    if found is not None and found[0] is rules and (found[1].table or not table):
         return found[1]
     key = scoring_key(rules)
     evaluator = _BY_SCORING.get(key)
-    if evaluator is None:
-        evaluator = _BY_SCORING[key] = Evaluator(rules)
+    if evaluator is None or (table and not evaluator.table):
+        evaluator = _BY_SCORING[key] = Evaluator(rules, table=table)
     _BY_RULES[id(rules)] = (rules, evaluator)
     return evaluator

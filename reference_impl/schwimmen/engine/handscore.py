@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from schwimmen.engine.hands import HandValue, evaluator_for
-from schwimmen.engine.rounds import Round
 from schwimmen.protocol.cards import Card, text
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.rules import Rules
@@ -51,7 +50,7 @@ def not_a_hand(rules: Rules, hand: Sequence[Card]) -> str | None:
     size = rules.cards.hand_size
     if len(hand) != size:
         return f"a hand holds {size} cards in this ruleset, not {len(hand)}"
-    in_pack = evaluator_for(rules).values  # the worth of each card of the pack
+    in_pack = evaluator_for(rules, table=False).values  # the worth of each card of the pack
     outside = [text(c) for c in hand if c not in in_pack]
     if outside:
         return f"{', '.join(outside)} not in this ruleset's pack"
@@ -61,7 +60,9 @@ def not_a_hand(rules: Rules, hand: Sequence[Card]) -> str | None:
 def showdown(rules: Rules, hands: Sequence[Sequence[Card]]) -> Showdown:
     """The round's own showdown over ``hands`` (seat ``i`` holds ``hands[i]``): a round
     with these hands and nobody knocking decides who loses."""
-    evaluator = evaluator_for(rules)
+    from schwimmen.engine.rounds import Round  # the whole round engine: only for a showdown
+
+    evaluator = evaluator_for(rules, table=False)
     seats = list(range(len(hands)))
     rnd = Round(rules, evaluator, len(hands), seats, seats[-1])
     rnd.hands = {s: list(hand) for s, hand in zip(seats, hands, strict=True)}
@@ -71,7 +72,7 @@ def showdown(rules: Rules, hands: Sequence[Sequence[Card]]) -> Showdown:
 
 def score(rules: Rules, hands: Sequence[Sequence[Card]]) -> Score:
     """Every hand's value under ``rules`` and, for several hands, the showdown."""
-    evaluator = evaluator_for(rules)
+    evaluator = evaluator_for(rules, table=False)
     problems = tuple(not_a_hand(rules, hand) for hand in hands)
     values = tuple(
         None if problem else evaluator.value(hand)

@@ -105,10 +105,9 @@ def handle(
         if type(version) is not int or version not in VERSIONS:
             known = " and ".join(map(str, VERSIONS))
             return {"ok": False, "message": f"protocol versions {known} only"}
-        from schwimmen.spec.loader import Catalog
+        from schwimmen.spec.cache import cached_catalog  # checked once per content
 
-        catalog = Catalog.load()
-        names = catalog.standard_names()
+        names = cached_catalog().standard_names()
         return started(name, __version__, names, True, fixed_rules, version)
     seq, problem = _seq(message)
     if cmd != "run":

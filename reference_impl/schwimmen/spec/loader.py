@@ -18,8 +18,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
 from schwimmen.resources import spec_dir
 from schwimmen.spec import consistency
 from schwimmen.spec.errors import JsonPath, Notice, SpecError, SpecErrors
@@ -37,8 +35,10 @@ from schwimmen.spec.model import (
 from schwimmen.spec.parameters import BY_PATH, PARAMETERS, applicable
 from schwimmen.spec.rules import build_rules
 from schwimmen.spec.sources import Bibliography, citation_problems, load_bibliography
-from schwimmen.spec.validation import schema_errors, value_errors
 from schwimmen.spec.yamlread import Document, YamlError, read_file, read_text
+
+# jsonschema (schwimmen.spec.validation) and PyYAML's dumper are imported where a file is
+# checked, not here: a catalog from the cache (schwimmen.spec.cache) needs neither.
 
 SCHEMA = "ruleset.schema.json"
 SEPARATOR = "+"
@@ -150,6 +150,8 @@ def check_file(
     sf: SpecFile, bib: Bibliography, *, expected_kind: str | None = None
 ) -> list[SpecError]:
     """Checks one schema-valid file on its own: names, sources, quotes, requirements."""
+    from schwimmen.spec.validation import value_errors
+
     doc = sf.doc
     errors: list[SpecError] = []
     stem = Path(sf.file).stem
@@ -181,6 +183,8 @@ def check_file(
 
 
 def parse_file(path: Path, shown_as: str | None = None) -> tuple[SpecFile | None, list[SpecError]]:
+    from schwimmen.spec.validation import schema_errors
+
     try:
         doc = read_file(path, shown_as)
     except YamlError as exc:
@@ -202,6 +206,9 @@ class Catalog:
         self.house_rules: dict[str, SpecFile] = {}
         self.file_errors: list[SpecError] = []
         self._cache: dict[str, Ruleset] = {}
+        # A ruleset's settings with all it inherits, built once: every house rule on it
+        # shares them (fewer objects to resolve, and to pickle in the cache).
+        self._chains: dict[str, tuple[SpecFile, dict[str, _Placed]]] = {}
 
     @property
     def notices(self) -> list[Notice]:
@@ -233,6 +240,7 @@ class Catalog:
             else:
                 table[sf.id] = sf
                 self._cache.clear()
+                self._chains.clear()
         self.file_errors.extend(errors)
         return sf
 
@@ -268,6 +276,10 @@ class Catalog:
         default run stay as they were. The values are checked as any house rule's are;
         a bad one raises :class:`SpecErrors`. The id reads ``pagat+{penalties.lowest=2}``.
         """
+        import yaml
+
+        from schwimmen.spec.validation import schema_errors
+
         parts = [p.strip() for p in name.split(SEPARATOR)]
         base_file, overlay_files = self._lookup(parts)
         rules: dict[str, dict[str, Any]] = {}
@@ -357,7 +369,21 @@ class Catalog:
         return [e for e in self.file_errors if e.file == file]
 
     def _chain(self, sf: SpecFile, stack: list[str], errors: list[SpecError]) -> dict[str, _Placed]:
-        """The settings of ``sf`` with everything it inherits through ``extends``."""
+        """The settings of ``sf`` with everything it inherits through ``extends`` (a fresh
+        dict, the caller's to change)."""
+        known = self._chains.get(sf.id)
+        if known is not None and known[0] is sf:
+            return dict(known[1])
+        found: list[SpecError] = []
+        placed = self._chain_of(sf, stack, found)
+        errors.extend(found)
+        if not found:
+            self._chains[sf.id] = (sf, placed)
+        return dict(placed)
+
+    def _chain_of(
+        self, sf: SpecFile, stack: list[str], errors: list[SpecError]
+    ) -> dict[str, _Placed]:
         if self.file_errors_for(sf):
             errors.extend(self.file_errors_for(sf))
             return {}

@@ -20,7 +20,6 @@ from typing import Any
 from schwimmen.resources import SOURCES_ENV, sources_dir, spec_dir
 from schwimmen.spec.errors import Notice, SpecError, SpecErrors
 from schwimmen.spec.model import Citation
-from schwimmen.spec.validation import schema_errors
 from schwimmen.spec.yamlread import YamlError, read_file
 
 
@@ -84,6 +83,13 @@ class Bibliography:
         """How many of the quotes looked up after the first ``start`` could not be checked
         because their source's text was not found."""
         return sum(1 for _, checked in self._looked_up[start:] if not checked)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (the catalog's cache) without the texts read: they are other people's
+        prose, read again should a quote be checked later."""
+        state = dict(self.__dict__)
+        state["_lines"] = {}
+        return state
 
     def lines(self, source_id: str) -> list[str] | None:
         """The source's text split into lines, or None (with a notice) when unavailable."""
@@ -208,6 +214,8 @@ def _divergence(quote: str, lines: list[str]) -> str:
 
 def load_bibliography(path: Path | None = None, texts_dir: Path | None = None) -> Bibliography:
     """Load and validate ``spec/sources.yaml``; raise :class:`SpecErrors` if it is broken."""
+    from schwimmen.spec.validation import schema_errors  # jsonschema: only when loading
+
     path = path or spec_dir() / "sources.yaml"
     try:
         doc = read_file(path, _display(path))

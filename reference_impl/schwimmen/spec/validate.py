@@ -18,11 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from schwimmen.resources import schema_dir, spec_dir
-from schwimmen.spec import decisions, disagreements
+from schwimmen.spec.cache import cached_catalog
 from schwimmen.spec.errors import Notice, SpecError, SpecErrors
 from schwimmen.spec.loader import SEPARATOR, Catalog, catalog_files
 from schwimmen.spec.sources import load_bibliography
-from schwimmen.spec.validation import schema_errors
 from schwimmen.spec.words import load_words
 from schwimmen.spec.yamlread import YamlError, read_file
 
@@ -74,6 +73,11 @@ def _yaml_files(path: Path) -> list[Path]:
 
 def _check_alone(file: Path, catalog: Catalog, root: Path) -> list[SpecError]:
     """Check a file the catalog does not load, as what its name, folder or content says."""
+    # jsonschema and the data files' own loaders: only for a file checked on its own (a
+    # catalog file is checked by the cached catalog).
+    from schwimmen.spec import decisions, disagreements
+    from schwimmen.spec.validation import schema_errors
+
     try:
         doc = read_file(file)
     except YamlError as exc:
@@ -126,7 +130,7 @@ def validate_paths(paths: Iterable[Path], catalog: Catalog | None = None) -> Rep
     report = Report()
     root = spec_dir()
     try:
-        catalog = catalog or Catalog.load(root)
+        catalog = catalog or cached_catalog(root)  # checked afresh whenever a file changed
     except SpecErrors as exc:
         report.errors.extend(exc.errors)
         return report

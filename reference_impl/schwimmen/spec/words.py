@@ -12,7 +12,6 @@ from pathlib import Path
 
 from schwimmen.resources import spec_dir
 from schwimmen.spec.errors import SpecErrors
-from schwimmen.spec.validation import schema_errors
 from schwimmen.spec.yamlread import YamlError, read_file
 
 FOLDER = "widgets"
@@ -28,6 +27,8 @@ def words_path(name: str) -> Path:
 def load_words(path: Path) -> dict[str, dict[str, str]]:
     """The words by language (``{"en": {...}, "de": {...}}``); raises :class:`SpecErrors`
     with file, line and the rule broken when the file is wrong."""
+    from schwimmen.spec.validation import schema_errors  # jsonschema: only when loading
+
     try:
         doc = read_file(path)
     except YamlError as exc:

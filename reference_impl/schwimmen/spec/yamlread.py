@@ -23,11 +23,15 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from schwimmen.spec.errors import JsonPath, SpecError, format_path
+
+if TYPE_CHECKING:
+    import yaml
+
+# PyYAML is imported where a file is read, not with this module: a Document from the
+# catalog's cache (schwimmen.spec.cache) needs only its data and positions.
 
 MAX_BYTES = 256 * 1024
 MAX_NODES = 20_000
@@ -35,7 +39,6 @@ MAX_DEPTH = 48
 MAX_INT = 2**64
 TOO_LARGE = "number too large (more than 64 bits)"
 
-_Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SCALAR_TAGS = {
     "tag:yaml.org,2002:str",
     "tag:yaml.org,2002:int",
@@ -87,7 +90,14 @@ class _Builder:
     def __init__(self, doc: Document) -> None:
         self.doc = doc
         self.count = 0
+        import yaml
+
         self.scalars = yaml.constructor.SafeConstructor()
+        self.scalar, self.sequence, self.mapping = (
+            yaml.ScalarNode,
+            yaml.SequenceNode,
+            yaml.MappingNode,
+        )
 
     def fail(self, node: yaml.Node, path: JsonPath, message: str) -> YamlError:
         mark = node.start_mark
@@ -107,7 +117,7 @@ class _Builder:
         if depth > MAX_DEPTH:
             raise self.fail(node, path, f"nesting deeper than {MAX_DEPTH} levels; rejected")
         self.doc.positions.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
-        if isinstance(node, yaml.ScalarNode):
+        if isinstance(node, self.scalar):
             if node.tag not in _SCALAR_TAGS:
                 raise self.fail(node, path, f"unsupported YAML tag {node.tag!r}")
             try:
@@ -119,13 +129,13 @@ class _Builder:
             if isinstance(value, int) and not -MAX_INT < value < MAX_INT:
                 raise self.fail(node, path, TOO_LARGE)
             return value
-        if isinstance(node, yaml.SequenceNode | yaml.MappingNode):
+        if isinstance(node, self.sequence | self.mapping):
             self.doc.containers.add(path)
-        if isinstance(node, yaml.SequenceNode):
+        if isinstance(node, self.sequence):
             if node.tag != "tag:yaml.org,2002:seq":
                 raise self.fail(node, path, f"unsupported YAML tag {node.tag!r}")
             return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
-        if isinstance(node, yaml.MappingNode):
+        if isinstance(node, self.mapping):
             if node.tag != "tag:yaml.org,2002:map":
                 raise self.fail(node, path, f"unsupported YAML tag {node.tag!r}")
             out: dict[str, Any] = {}
@@ -133,7 +143,7 @@ class _Builder:
             for key_node, value_node in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":
                     raise self.fail(key_node, path, "merge keys ('<<') are not supported")
-                if not isinstance(key_node, yaml.ScalarNode):
+                if not isinstance(key_node, self.scalar):
                     raise self.fail(key_node, path, "a key must be a plain scalar")
                 key = str(key_node.value)
                 key_path = (*path, key)
@@ -155,11 +165,14 @@ class _Builder:
 
 def read_text(file: str, text: str) -> Document:
     """Parse ``text`` (the contents of ``file``) or raise :class:`YamlError`."""
+    import yaml
+
     doc = Document(file=file, data=None)
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise YamlError(SpecError(file, 1, 1, "$", f"file larger than {MAX_BYTES} bytes; rejected"))
     try:
-        nodes = list(yaml.compose_all(text, Loader=_Loader))
+        loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        nodes = list(yaml.compose_all(text, Loader=loader))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
