@@ -286,7 +286,7 @@ def test_the_page_counts_the_disagreements_as_conformance_coverage_does(
     report = json.loads(capsys.readouterr().out)
     pinned = sum(1 for ids in report["disagreements"].values() if ids)
     total = len(report["disagreements"])
-    summary = _page(site, "compare/disagreements").split('class="dis-summary"', 1)[1]
+    summary = _page(site, "fixtures").split('class="dis-summary"', 1)[1]
     summary = summary.split("</table>", 1)[0]
     assert f"<td>{pinned} of {total}</td>" in summary, summary
     assert (pinned, total) == (62, 62)

@@ -46,6 +46,7 @@ from schwimmen.spec.parameters import PARAMETERS
 
 HERE = DISAGREEMENTS
 SUMMARY = "disagreements-summary"
+TOPICS = "disagreements-topics"
 SCENARIOS = "disagreements-scenarios"
 UNPINNED_MARK = "°"
 
@@ -113,6 +114,7 @@ def inserts(site: Site, suite: Suite, data: Disagreements, computed: Computed) -
     """The page's generated parts, by the name its Markdown inserts them under."""
     return {
         SUMMARY: lambda language: summary_md(suite, data, language),
+        TOPICS: lambda language: topics_md(data, language),
         SCENARIOS: lambda language: scenarios_md(site, suite, data, computed, language),
     }
 
@@ -122,7 +124,8 @@ def inserts(site: Site, suite: Suite, data: Disagreements, computed: Computed) -
 
 def summary_md(suite: Suite, data: Disagreements, language: str) -> str:
     """The counts, as ``schwimmen conformance coverage`` counts them: scenarios, topics,
-    scenarios pinned by a fixture, and those fixtures."""
+    scenarios pinned by a fixture, and those fixtures (for the conformance pages; a
+    player reading the disagreements wants the questions, not the counts)."""
     words = data.words(language)
     ids = data.ids
     pinned = [n for n in ids if suite.coverage.disagreements.get(n)]
@@ -134,14 +137,12 @@ def summary_md(suite: Suite, data: Disagreements, language: str) -> str:
         f"{len(pinned)} {words['of']} {len(ids)}",
         str(len(fixtures)),
     ]
-    topics = " · ".join(f"[{esc(t.title_in(language))}](#{t.id})" for t in data.topics)
-    return (
-        '<div class="dis-summary" markdown>\n\n'
-        + table(head, [row])
-        + "\n\n</div>\n\n"
-        + topics
-        + "\n"
-    )
+    return '<div class="dis-summary" markdown>\n\n' + table(head, [row]) + "\n\n</div>\n"
+
+
+def topics_md(data: Disagreements, language: str) -> str:
+    """The topics as one line of links to their sections."""
+    return " · ".join(f"[{esc(t.title_in(language))}](#{t.id})" for t in data.topics) + "\n"
 
 
 # ----------------------------------------------------------------------------- scenarios
@@ -168,9 +169,27 @@ def scenario_md(
     words: Mapping[str, str],
     language: str = "en",
 ) -> str:
-    """One scenario: the question, the position in words, each shown position with its
-    cards and the engine's answers under every ruleset, the sources' words, and the
-    fixtures, decisions and rules it concerns."""
+    """One scenario, folded under its question in plain words (so that the page is a
+    short list of questions a player can open): the position in words, each shown
+    position with its cards and the engine's answers under every ruleset, the sources'
+    words, and the fixtures, decisions and rules it concerns."""
+    text = partial(scenario.text, language=language)
+    # the theme's fold takes its title as plain text between double quotes
+    summary = " ".join(f"{scenario.id} · {text('asks')}".replace('"', "'").split())
+    body = _scenario_body(site, suite, scenario, shown, words, language)
+    return f'??? dis-scenario "{summary}"\n\n' + "\n".join(
+        f"    {line}" if line else "" for line in body.splitlines()
+    )
+
+
+def _scenario_body(
+    site: Site,
+    suite: Suite,
+    scenario: Scenario,
+    shown: Sequence[Shown],
+    words: Mapping[str, str],
+    language: str,
+) -> str:
     text = partial(scenario.text, language=language)
     out = [f"### {scenario.id} — {esc(text('title'))} {{#{scenario.anchor}}}", ""]
     kinds = dict.fromkeys(item.fixture.kind for item in shown)
