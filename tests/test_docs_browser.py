@@ -378,13 +378,16 @@ for (const cell of document.querySelectorAll(arguments[0])) {
       for (let i = 0; i < m[0].length; i++) {
         range.setStart(node, m.index + i);
         range.setEnd(node, m.index + i + 1);
+        // a character after a broken soft hyphen also covers the hyphen drawn at the
+        // line's end: its own box is the last
         const rects = range.getClientRects();
         if (!rects.length) continue;
-        if (top !== null && rects[0].top > top + 1 && !"-\\u00ad".includes(m[0][i - 1])) {
+        const box = rects[rects.length - 1];
+        if (top !== null && box.top > top + 1 && !"-\\u00ad".includes(m[0][i - 1])) {
           out.push(m[0]);
           break;
         }
-        top = rects[0].top;
+        top = box.top;
       }
     }
   }
@@ -540,7 +543,11 @@ def _check_rows(driver: Any, catalog: Any, hands: list[list[str]]) -> None:
 
     names = ruleset_names(catalog)
     rows = _shown_rows(driver, len(names))
-    assert [r["id"] for r in rows] == names
+    # the rulesets first, then each one's house rules (folded under it)
+    bases = [n for n in names if "+" not in n]
+    assert [r["id"] for r in rows] == bases + [
+        n for base in bases for n in names if n.startswith(f"{base}+")
+    ]
     parsed = [[parse(c) for c in hand] for hand in hands]
     for row in rows:
         result = score(catalog.resolve(row["id"]).rules, parsed)
@@ -597,8 +604,24 @@ def test_the_german_calculator_uses_the_same_tables(driver: Any, base_url: str) 
     driver.get_log("browser")
     _open_calculator(driver, base_url, "calculator-de")
     assert driver.execute_script("return document.documentElement.lang") == "de"
+    # German card letters: B (Bube), D (Dame), K (König), A (Ass)
+    shown = {
+        card: driver.find_element("css selector", f'.calc-picker [data-card="{card}"]').text
+        for card in ("JC", "QH", "KS", "AD")
+    }
+    assert shown == {"JC": "B♣", "QH": "D♥", "KS": "K♠", "AD": "A♦"}
     _pick(driver, "AC", "AH", "AS")
     _check_rows(driver, Catalog.load(), [["AC", "AH", "AS"]])
+    # rows are named as the comparison names the rulesets, in German
+    from schwimmen.docsgen.glance import load_glance
+
+    glance = load_glance()
+    heads = driver.execute_script(
+        "return Object.fromEntries([...document.querySelectorAll('.calc-table th.calc-ruleset')]"
+        ".map(th => [th.parentNode.dataset.ruleset, th.textContent.replaceAll('\\u00ad', '')]))"
+    )
+    for rid in Catalog.load().rulesets:
+        assert heads[rid] == glance.name(rid, "de"), rid
     assert _severe(driver) == []
     assert _foreign_resources(driver, base_url) == []
 
