@@ -156,6 +156,24 @@ def test_search_puts_the_rules_first(site: Path, catalog: Catalog) -> None:
 
 
 @needs_mkdocs
+def test_each_language_has_its_own_search_index(site: Path, catalog: Catalog) -> None:
+    """The German pages search the German index (below de/, with locations relative to
+    it): the German ruleset pages and glossary by their German titles, and no entry of
+    the root index is under de/."""
+    root = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    german = json.loads((site / "de" / "search" / "search_index.json").read_text("utf-8"))
+    assert root["config"]["lang"] == ["en"] and german["config"]["lang"] == ["de"]
+    assert not [d for d in root["docs"] if d["location"].startswith("de/")]
+    titles = {d["location"]: d["title"] for d in german["docs"]}
+    for rid, sf in catalog.rulesets.items():
+        assert titles[f"rulesets/{rid}/"] == sf.data["de"]["title"], rid
+    assert titles["reference/glossary/"] == "Glossar"
+    assert "fixtures/" in titles  # a page only in English is found from German pages too
+    html = _page(site, "de/rulesets/pagat")
+    assert "data.base = " in html and '/de/";' in html
+
+
+@needs_mkdocs
 def test_the_three_provenance_kinds_look_different(site: Path) -> None:
     html = _page(site, "rulesets/pagat")
     for kind in ("cited", "interpreted", "default"):

@@ -457,7 +457,7 @@ def navigation(
     ]
     conformance: list[NavItem] = []
     if suite is not None:
-        conformance.append(FIXTURES_INDEX)
+        conformance.append({"Fixtures": FIXTURES_INDEX})
     docs = given.conformance_docs if given is not None else {}
     conformance += [
         {title: conformance_doc(n)} for n, title in CONFORMANCE_DOCS.items() if n in docs
