@@ -42,6 +42,7 @@ from schwimmen.docsgen.glance import load_glance  # noqa: E402
 from schwimmen.docsgen.inserts import fill  # noqa: E402
 from schwimmen.docsgen.inserts import markers as _markers  # noqa: E402
 from schwimmen.docsgen.markup import ADAPTER_EXAMPLE, CONFORMANCE_DOCS  # noqa: E402
+from schwimmen.docsgen.searchrank import split_index  # noqa: E402
 from schwimmen.docsgen.site import (  # noqa: E402
     DocsBuildError,
     SiteInput,
@@ -56,6 +57,7 @@ from schwimmen.spec.errors import SpecErrors  # noqa: E402
 from schwimmen.spec.loader import Catalog  # noqa: E402
 
 EXAMPLE = Path("examples") / "house-rule-example.yaml"
+SEARCH_INDEX = Path("search") / "search_index.json"
 PUBLISHED_SCHEMAS = ("protocol.schema.json", "fixture.schema.json", "ruleset.schema.json")
 
 log = logging.getLogger("mkdocs.plugins.schwimmen")
@@ -258,15 +260,35 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     return _HEAD_ALTERNATE.sub("", output)
 
 
+@event_priority(-110)
 def on_post_build(config: MkDocsConfig) -> None:
     """Every generated part must stand on some page: one no page asks for is a table
     the site silently lost. (Checked for each language's build: a language without its
-    own page falls back to the English one, which inserts the same parts.)"""
+    own page falls back to the English one, which inserts the same parts.)
+
+    Once the last language is built (this runs after the languages plugin, at -100,
+    which writes one search index for all languages), the index is split into one per
+    language: ``de/search/search_index.json`` for the German pages, whose theme
+    configuration points their search there (``overrides/main.html``)."""
     output: SiteOutput = _state["output"]
     unused = sorted(set(output.inserts) - _state["used"])
     if unused:
         raise PluginError(
             "schwimmen docs: generated parts no page in docs/ inserts: " + ", ".join(unused)
+        )
+    i18n = _i18n(config)
+    if i18n is None or getattr(i18n, "building", False):
+        return
+    others = [lang for lang in i18n.build_languages if lang != i18n.default_language]
+    merged = Path(config.site_dir) / SEARCH_INDEX
+    if not others or not merged.is_file():
+        return
+    split = split_index(json.loads(merged.read_text(encoding="utf-8")), others)
+    for folder, index in split.items():
+        target = Path(config.site_dir) / folder / SEARCH_INDEX
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(
+            json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
         )
 
 

@@ -82,7 +82,7 @@ def _checkout_files() -> list[str]:
         check=False,
     )
     if listed.returncode != 0:  # not a git checkout (an unpacked sdist): take the folders
-        folders = ("docs", "spec", "schemas", "conformance", "reference_impl")
+        folders = ("docs", "overrides", "spec", "schemas", "conformance", "reference_impl")
         found = [p for f in folders for p in (ROOT / f).rglob("*") if p.is_file()]
         names = [str(p.relative_to(ROOT)) for p in found] + ["mkdocs.yml", "pyproject.toml"]
     else:

@@ -249,13 +249,13 @@ def test_search_finds_feuer(driver: Any, base_url: str, screenshots: Path) -> No
     driver.save_screenshot(str(screenshots / "search-feuer-desktop-1280x900.png"))
 
 
-def _search(driver: Any, base_url: str, query: str, *, mobile: bool) -> list[str]:
-    """Type ``query`` into the site's search and return the result links, best first, as
-    site paths with their anchors (``rulesets/pagat/#three_aces``)."""
+def _search(driver: Any, base_url: str, query: str, *, mobile: bool, start: str = "") -> list[str]:
+    """Type ``query`` into the search of the page at ``start`` and return the result
+    links, best first, as site paths with their anchors (``rulesets/pagat/#three_aces``)."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    _open(driver, base_url)
+    _open(driver, base_url + start)
     if mobile:  # on a phone the search opens from the magnifier in the header
         driver.find_element(By.CSS_SELECTOR, "label.md-header__button[for='__search']").click()
     box = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
@@ -277,12 +277,16 @@ def _search(driver: Any, base_url: str, query: str, *, mobile: bool) -> list[str
     return out
 
 
-def _is_rule_page(link: str, rulesets: set[str]) -> bool:
-    """A ruleset's page, the glossary, or the comparison's rules at a glance, in English
-    or in German (one index serves both languages, and German words may well find the
-    German page first)."""
+def _is_rule_page(link: str, rulesets: set[str], language: str = "en") -> bool:
+    """A ruleset's page, the glossary, or the comparison's rules at a glance, in
+    ``language`` (German pages are under ``de/``)."""
     page, _, anchor = link.partition("#")
-    page = page.removeprefix("de/")
+    if language != "en":
+        if not page.startswith(f"{language}/"):
+            return False
+        page = page.removeprefix(f"{language}/")
+    elif page.startswith("de/"):
+        return False
     if page.startswith("rulesets/") and page.strip("/").split("/")[-1] in rulesets:
         return True
     if page == "reference/glossary/":
@@ -306,6 +310,24 @@ def test_search_puts_a_rule_page_first(
     assert found, query
     assert _is_rule_page(found[0], set(Catalog.load().rulesets)), (query, label, found[:5])
     assert not [link for link in found if "/pairs/" in link and "-vs-" in link]
+    assert _severe(driver) == []
+
+
+@pytest.mark.parametrize("query", ["Feuer", "drei Asse", "schwimmen", "klopfen"])
+def test_german_search_puts_a_german_rule_page_first(
+    driver: Any, base_url: str, query: str
+) -> None:
+    """From a German page the search reads the German index: a player's words find a
+    German ruleset page, the German glossary or the German comparison first, and every
+    result stays on the German site."""
+    from schwimmen.spec.loader import Catalog
+
+    _viewport(driver, DESKTOP, mobile=False)
+    driver.get_log("browser")
+    found = _search(driver, base_url, query, mobile=False, start="de/")
+    assert found, query
+    assert _is_rule_page(found[0], set(Catalog.load().rulesets), "de"), (query, found[:5])
+    assert all(link.startswith("de/") for link in found), (query, found[:5])
     assert _severe(driver) == []
 
 
@@ -338,6 +360,52 @@ def test_pairs_grid_keeps_names_whole_on_a_phone(driver: Any, base_url: str) -> 
     assert len(boxes) >= 10
     for a, b in pairwise(boxes):
         assert a[1] <= b[0] + 0.5, (a, b)  # each heading ends before the next begins
+
+
+# The words of the cells matched by a selector that the browser broke across lines
+# anywhere but after a hyphen or at a soft hyphen (where it shows a hyphen).
+_BROKEN_WORDS = """
+const out = [];
+for (const cell of document.querySelectorAll(arguments[0])) {
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      if (range.getClientRects().length < 2) continue;
+      let top = null;
+      for (let i = 0; i < m[0].length; i++) {
+        range.setStart(node, m.index + i);
+        range.setEnd(node, m.index + i + 1);
+        // a character after a broken soft hyphen also covers the hyphen drawn at the
+        // line's end: its own box is the last
+        const rects = range.getClientRects();
+        if (!rects.length) continue;
+        const box = rects[rects.length - 1];
+        if (top !== null && box.top > top + 1 && !"-\\u00ad".includes(m[0][i - 1])) {
+          out.push(m[0]);
+          break;
+        }
+        top = box.top;
+      }
+    }
+  }
+}
+return out;"""
+
+
+@pytest.mark.parametrize(("page", "size"), [("comparison-de", DESKTOP), ("comparison-de", PHONE)])
+def test_german_ruleset_names_break_only_where_hyphenated(
+    driver: Any, base_url: str, page: str, size: tuple[int, int]
+) -> None:
+    """The German names in the heading of the rules at a glance break, where a column is
+    too narrow, at a soft hyphen of the data (shown as a hyphen), never inside a word
+    without one (\u201eNiederl\u00e4ndisc|h\u201c)."""
+    _viewport(driver, size, mobile=size == PHONE)
+    _open(driver, base_url + PAGES[page])
+    broken = driver.execute_script(_BROKEN_WORDS, ".glance-table thead th")
+    assert broken == [], broken
 
 
 @pytest.mark.parametrize(
@@ -475,7 +543,11 @@ def _check_rows(driver: Any, catalog: Any, hands: list[list[str]]) -> None:
 
     names = ruleset_names(catalog)
     rows = _shown_rows(driver, len(names))
-    assert [r["id"] for r in rows] == names
+    # the rulesets first, then each one's house rules (folded under it)
+    bases = [n for n in names if "+" not in n]
+    assert [r["id"] for r in rows] == bases + [
+        n for base in bases for n in names if n.startswith(f"{base}+")
+    ]
     parsed = [[parse(c) for c in hand] for hand in hands]
     for row in rows:
         result = score(catalog.resolve(row["id"]).rules, parsed)
@@ -532,8 +604,24 @@ def test_the_german_calculator_uses_the_same_tables(driver: Any, base_url: str) 
     driver.get_log("browser")
     _open_calculator(driver, base_url, "calculator-de")
     assert driver.execute_script("return document.documentElement.lang") == "de"
+    # German card letters: B (Bube), D (Dame), K (König), A (Ass)
+    shown = {
+        card: driver.find_element("css selector", f'.calc-picker [data-card="{card}"]').text
+        for card in ("JC", "QH", "KS", "AD")
+    }
+    assert shown == {"JC": "B♣", "QH": "D♥", "KS": "K♠", "AD": "A♦"}
     _pick(driver, "AC", "AH", "AS")
     _check_rows(driver, Catalog.load(), [["AC", "AH", "AS"]])
+    # rows are named as the comparison names the rulesets, in German
+    from schwimmen.docsgen.glance import load_glance
+
+    glance = load_glance()
+    heads = driver.execute_script(
+        "return Object.fromEntries([...document.querySelectorAll('.calc-table th.calc-ruleset')]"
+        ".map(th => [th.parentNode.dataset.ruleset, th.textContent.replaceAll('\\u00ad', '')]))"
+    )
+    for rid in Catalog.load().rulesets:
+        assert heads[rid] == glance.name(rid, "de"), rid
     assert _severe(driver) == []
     assert _foreign_resources(driver, base_url) == []
 

@@ -156,6 +156,24 @@ def test_search_puts_the_rules_first(site: Path, catalog: Catalog) -> None:
 
 
 @needs_mkdocs
+def test_each_language_has_its_own_search_index(site: Path, catalog: Catalog) -> None:
+    """The German pages search the German index (below de/, with locations relative to
+    it): the German ruleset pages and glossary by their German titles, and no entry of
+    the root index is under de/."""
+    root = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    german = json.loads((site / "de" / "search" / "search_index.json").read_text("utf-8"))
+    assert root["config"]["lang"] == ["en"] and german["config"]["lang"] == ["de"]
+    assert not [d for d in root["docs"] if d["location"].startswith("de/")]
+    titles = {d["location"]: d["title"] for d in german["docs"]}
+    for rid, sf in catalog.rulesets.items():
+        assert titles[f"rulesets/{rid}/"] == sf.data["de"]["title"], rid
+    assert titles["reference/glossary/"] == "Glossar"
+    assert "fixtures/" in titles  # a page only in English is found from German pages too
+    html = _page(site, "de/rulesets/pagat")
+    assert "data.base = " in html and '/de/";' in html
+
+
+@needs_mkdocs
 def test_the_three_provenance_kinds_look_different(site: Path) -> None:
     html = _page(site, "rulesets/pagat")
     for kind in ("cited", "interpreted", "default"):
@@ -286,7 +304,7 @@ def test_the_page_counts_the_disagreements_as_conformance_coverage_does(
     report = json.loads(capsys.readouterr().out)
     pinned = sum(1 for ids in report["disagreements"].values() if ids)
     total = len(report["disagreements"])
-    summary = _page(site, "compare/disagreements").split('class="dis-summary"', 1)[1]
+    summary = _page(site, "fixtures").split('class="dis-summary"', 1)[1]
     summary = summary.split("</table>", 1)[0]
     assert f"<td>{pinned} of {total}</td>" in summary, summary
     assert (pinned, total) == (62, 62)
@@ -729,3 +747,68 @@ def test_every_ruleset_house_rule_and_parameter_has_its_german_words(catalog: Ca
     for key, entry in say.labels.items():
         assert set(entry) == {"en", "de"}, key
     assert all(term.meaning["de"] != term.meaning["en"] for term in glossary())
+
+
+def _german_player_pages(catalog: Catalog) -> list[str]:
+    """The German pages a player reads for the rules (their navigation included)."""
+    return [
+        "de/tools/calculator",
+        "de/tools/finder",
+        "de/compare",
+        "de/compare/disagreements",
+        "de/rulesets",
+        "de/house-rules",
+        *(f"de/rulesets/{rid}" for rid in catalog.rulesets),
+        *(f"de/house-rules/{hid}" for hid in catalog.house_rules),
+    ]
+
+
+# What a reader does not read as the page's words: scripts, styles, code (ids, commands,
+# the canonical text of a move) and the English page's name in the language switch.
+_NOT_READ = re.compile(
+    r"<(script|style|code|pre)\b.*?</\1>|<[^>]*\blang=\"en\"[^>]*>.*?</[^>]+>", re.S | re.I
+)
+
+
+def _read_text(html: str) -> str:
+    text = _NOT_READ.sub(" ", html)
+    text = re.sub(r"<[^>]+>", " ", text)
+    return " ".join(htmllib.unescape(text).replace("\u00ad", "").split())
+
+
+def _english_words() -> dict[str, str]:
+    """Each English label of ``spec/words.yaml`` that is not also its German one, with the
+    key it comes from; a label with ``{placeholders}`` stands for its longest fixed part.
+    The parameters' English titles count too: the German page has its own for each."""
+    from schwimmen.docsgen.pagedata import words
+    from schwimmen.spec.parameters import BY_PATH
+
+    say = words()
+    out: dict[str, str] = {}
+    for key, entry in say.labels.items():
+        english, german = entry["en"].strip(), entry["de"].strip()
+        if english == german:
+            continue
+        part = max(re.split(r"\{[^}]*\}", english), key=len).strip(" :.,;()*'\"")
+        if len(part) >= 6 and " " in part and part not in german:
+            out[part] = f"labels.{key}"
+    for path, param in BY_PATH.items():
+        if " " in param.title and param.title != say.param_title(path, "de"):
+            out[param.title] = f"parameters.{path}"
+    return out
+
+
+@needs_mkdocs
+def test_no_english_label_on_the_german_player_pages(site: Path, catalog: Catalog) -> None:
+    """A German player reads German: none of the site's English labels (of two words or
+    more) stands on the German calculator, finder, comparison, disagreements, ruleset and
+    house-rule pages or in their navigation."""
+    english = _english_words()
+    assert len(english) > 50
+    found: dict[str, list[str]] = {}
+    for path in _german_player_pages(catalog):
+        text = _read_text(_page(site, path))
+        for words, key in english.items():
+            if re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", text):
+                found.setdefault(path, []).append(f"{words!r} ({key})")
+    assert found == {}

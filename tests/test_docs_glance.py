@@ -96,7 +96,8 @@ def test_the_table_names_every_ruleset_and_merges_agreement(
 ) -> None:
     html = g.glance_table(words, rulesets, "de", COMPARISON)
     for rid in rulesets:
-        assert f"`{rid}`" in html and words.name(rid, "de") in html
+        assert f"`{rid}`" in html and words.name(rid, "de", hyphens=True) in html
+        assert "\u00ad" not in words.name(rid, "de")  # only a heading breaks the words
         assert f"({ruleset_page(rid).replace('rulesets/', '../rulesets/')})" in html
     assert html.count("<tr") == len(words.rows) + 1
     assert "Drei Asse" in html and "Regel" in html
@@ -219,3 +220,32 @@ def test_the_rank_goes_into_the_front_matter() -> None:
     own = "---\nsearch:\n  boost: 9\n---\n# X\n"
     assert with_rank(ruleset_page("pagat"), own) == own
     assert with_rank("guides/play-and-simulate.md", page) == page
+
+
+def test_the_search_index_is_split_by_language() -> None:
+    """The German pages get an index of their own, located relative to ``de/``, which also
+    holds the pages served in English under ``de/``; the root index keeps only the
+    English entries."""
+    from schwimmen.docsgen.searchrank import split_index
+
+    merged = {
+        "config": {"lang": ["en", "de"], "separator": "x"},
+        "docs": [
+            {"location": "rulesets/pagat/", "title": "Schwimmen after pagat.com", "text": "a"},
+            {"location": "rulesets/pagat/#feuer", "title": "Feuer", "text": "b"},
+            {"location": "fixtures/x/", "title": "A fixture", "text": "c"},
+            {"location": "de/rulesets/pagat/", "title": "Schwimmen nach pagat.com", "text": "d"},
+            {"location": "de/rulesets/pagat/#feuer", "title": "Feuer", "text": "e"},
+        ],
+    }
+    split = split_index(merged, ["de"])
+    assert set(split) == {"", "de"}
+    assert split[""]["config"] == {"lang": ["en"], "separator": "x"}
+    assert [d["location"] for d in split[""]["docs"]] == [
+        "rulesets/pagat/",
+        "rulesets/pagat/#feuer",
+        "fixtures/x/",
+    ]
+    assert split["de"]["config"]["lang"] == ["de"]
+    german = {d["location"]: d["text"] for d in split["de"]["docs"]}
+    assert german == {"rulesets/pagat/": "d", "rulesets/pagat/#feuer": "e", "fixtures/x/": "c"}

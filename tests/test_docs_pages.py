@@ -148,3 +148,27 @@ def test_generated_parts_are_merged_by_name_and_never_twice() -> None:
     assert merged["words"]("de") == "in de"
     with pytest.raises(DocsBuildError, match="'count'"):
         merge_parts([{"count": "270"}, {"count": "271"}])
+
+
+def test_german_texts_use_the_words_of_their_source() -> None:
+    """The glossary's ``avoid`` lists: no ruleset's German text uses a word its source
+    does not use for the term (Klopfer for pagat.com's "schließen", schieben in the
+    beginner's guide, "besonderes Blatt" for Tri Palki's "Sonderhand"), and the check
+    names the file, the line and the word when one does."""
+    from schwimmen.docsgen.glossary import avoided_words, german_texts
+    from schwimmen.docsgen.pagedata import Avoid, Term, glossary
+    from schwimmen.spec.loader import Catalog
+
+    catalog = Catalog.load()
+    terms = glossary()
+    assert any(term.avoid for term in terms)
+    assert avoided_words(catalog, terms) == []
+    # a word pagat's German texts do use, planted as one to avoid, is found and located
+    texts = [text for _, text in german_texts(catalog.rulesets["pagat"].data)]
+    assert any("Mitte" in text for text in texts)
+    planted = Term(
+        "Tisch", "table", {"en": "x", "de": "y"}, avoid=(Avoid(("Mitte",), ("pagat",), "test"),)
+    )
+    found = avoided_words(catalog, [planted])
+    assert found and all(e.file.endswith("pagat.yaml") and e.line > 0 for e in found)
+    assert "„Mitte“" in str(found[0])

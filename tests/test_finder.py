@@ -319,3 +319,35 @@ def test_a_broken_data_file_is_refused_with_file_and_line(
     )
     assert hit[0].startswith("docs/data/finder.yaml:")
     assert abs(line - changed) <= 12, (hit[0], changed)
+
+
+def test_the_german_result_and_file_name_the_ruleset_in_german(
+    questions: finder.Finder, catalog: Catalog, house_rules: HouseRules
+) -> None:
+    """A German table reads the ruleset's German name (its ``de:`` title) in the result
+    and in the house rule the page writes, as on the ruleset's own German page."""
+    from schwimmen.docsgen.rulepages import title_and_summary
+
+    rulesets = {rid: catalog.resolve(rid) for rid in sorted(catalog.rulesets)}
+    titles = {
+        rid: {lang: title_and_summary(sf, lang)[0] for lang in finder.LANGUAGES}
+        for rid, sf in catalog.rulesets.items()
+    }
+    data = finder.export(questions, rulesets, titles)
+    answers = {q["id"]: q["answers"][0]["id"] for q in data["questions"]}
+    written = 0
+    for rid in finder.nearest(data, answers):
+        german = str(catalog.rulesets[rid].data["de"]["title"])
+        assert german != rulesets[rid].title
+        text = finder.house_rule_yaml(data, rid, answers, "de")
+        if text is None:
+            continue
+        summary = yaml.safe_load(text)["summary"]
+        assert german in summary and rulesets[rid].title not in summary, summary
+        house_rules.check(text, "de", data)
+        written += 1
+    assert written
+    one = finder.Finder(questions.words, questions.questions[-1:])
+    text = finder.limits_markdown(finder.export(one, rulesets, titles), rulesets, "de")
+    named = [rid for rid in rulesets if f"[{titles[rid]['de']}](" in text]
+    assert named and not [rid for rid in rulesets if f"[{rulesets[rid].title}](" in text]

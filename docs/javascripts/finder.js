@@ -45,6 +45,8 @@
     return this.data.rulesets.filter(function (r) { return r.id === rid; })[0];
   };
 
+  Finder.prototype.title = function (rid, lang) { return pick(this.ruleset(rid).title, lang); };
+
   function answerOf(question, id) {
     return question.answers.filter(function (a) { return a.id === id; })[0] || null;
   }
@@ -177,13 +179,13 @@
   Finder.prototype.houseRuleYaml = function (rid, answers, lang) {
     var changes = this.houseRuleChanges(rid, answers).changes;
     if (!changes.length) return null;
-    var self = this, ruleset = this.ruleset(rid), name = this.fileName(lang);
+    var self = this, name = this.fileName(lang);
     var lines = [
       "# " + this.word("file-comment", lang, { file: name }),
       "id: " + this.word("file-id", lang),
       "kind: house-rule",
       "title: " + yamlValue(this.word("file-title", lang)),
-      "summary: " + yamlValue(this.word("file-summary", lang, { ruleset: ruleset.title })),
+      "summary: " + yamlValue(this.word("file-summary", lang, { ruleset: this.title(rid, lang) })),
       "origin: " + rid,
       "rules:",
     ];
@@ -267,7 +269,7 @@
 
   Widget.prototype.rulesetLink = function (rid) {
     var r = this.finder.ruleset(rid);
-    return el("a", { href: r.url, text: r.title });
+    return el("a", { href: r.url, text: this.finder.title(rid, this.lang) });
   };
 
   Widget.prototype.pickButton = function (rank, total, current) {
@@ -277,7 +279,7 @@
       class: "sw-finder__pick" + (rank.id === current ? " sw-finder__pick--current" : ""),
       "data-ruleset": rank.id,
       "aria-pressed": String(rank.id === current),
-    }, [el("span", { class: "sw-finder__pick-title", text: r.title }),
+    }, [el("span", { class: "sw-finder__pick-title", text: this.finder.title(rank.id, this.lang) }),
       el("span", { class: "sw-finder__pick-score", text: this.w("agrees", { n: String(rank.game + rank.other), m: String(total) }) })]);
     button.addEventListener("click", function () { self.selected = rank.id; self.update(); });
     return button;
@@ -307,7 +309,7 @@
         return self.pickButton(ranks.filter(function (k) { return k.id === rid; })[0], total, current);
       })));
     }
-    var title = finder.ruleset(current).title;
+    var title = finder.title(current, this.lang);
     out.appendChild(el("p", { class: "sw-finder__nearest", "data-ruleset": current }, [
       el("strong", {}, [this.rulesetLink(current)]), " · ",
       this.w("agrees", { n: String(rank.game + rank.other), m: String(total) }),

@@ -46,8 +46,12 @@
     return node;
   }
 
+  // A card as the page's language writes it: German players write B (Bube), D (Dame),
+  // K (König), A (Ass); the words file gives each letter ("rank-j", ...).
   function pretty(card) {
-    return card.slice(0, -1) + SYMBOL[card.slice(-1)];
+    var rank = card.slice(0, -1);
+    var letter = words["rank-" + rank.toLowerCase()];
+    return (letter || rank) + SYMBOL[card.slice(-1)];
   }
 
   function suitClass(card) {
@@ -171,7 +175,8 @@
       ]);
     } else if (value.kind === "feuer") {
       var shown = pointsText(value.points);
-      main = el("span", {}, [say("kind-feuer") + (shown ? " (" + shown + ")" : "")]);
+      // Feuer without points is worth more than any hand, which the words say.
+      main = el("span", {}, [shown ? say("kind-feuer") + " (" + shown + ")" : say("kind-feuer-top")]);
     } else if (value.kind === "feuer-light") {
       main = el("span", {}, [say("kind-feuer-light")]);
     } else {
@@ -342,6 +347,35 @@
       });
       return el("p", { class: "calc-status" }, [say("loading")]);
     }
+    var bases = meta.rulesets.filter(function (r) { return r.base === r.id; });
+    var out = el("div", { class: "calc-results" }, [resultTable(bases)]);
+    bases.forEach(function (base) {
+      var house = meta.rulesets.filter(function (r) { return r.base === base.id && r !== base; });
+      if (!house.length) {
+        return;
+      }
+      var fold = el("details", { class: "calc-house", "data-base": base.id }, [
+        el("summary", {}, [say("house-rules", { ruleset: nameOf(base), n: house.length })]),
+        resultTable(house),
+      ]);
+      if (openGroups[base.id]) {
+        fold.open = true;
+      }
+      fold.addEventListener("toggle", function () { openGroups[base.id] = fold.open; });
+      out.appendChild(fold);
+    });
+    return out;
+  }
+
+  // The ten rulesets come first; each ruleset's house rules follow, folded, in a table of
+  // their own (folds the reader opened stay open when the hands change).
+  var openGroups = {};
+
+  function nameOf(ruleset) {
+    return (ruleset.names && (ruleset.names[language] || ruleset.names.en)) || ruleset.id;
+  }
+
+  function resultTable(rulesets) {
     var several = state.hands.length > 1;
     var head = el("tr", {}, [el("th", {}, [say("ruleset")])]);
     state.hands.forEach(function (_, i) {
@@ -351,9 +385,9 @@
       head.appendChild(el("th", {}, [say("loses")]));
     }
     var body = el("tbody");
-    meta.rulesets.forEach(function (ruleset) {
+    rulesets.forEach(function (ruleset) {
       var row = el("tr", { "data-ruleset": ruleset.id });
-      row.appendChild(el("th", { scope: "row", class: "calc-ruleset", title: ruleset.title }, [ruleset.id]));
+      row.appendChild(el("th", { scope: "row", class: "calc-ruleset", title: ruleset.id }, [nameOf(ruleset)]));
       var values = state.hands.map(function (hand) {
         return lookup(ruleset.table, hand);
       });

@@ -40,7 +40,7 @@ from schwimmen.engine import hands as hand_flags
 from schwimmen.engine.hands import Evaluator, HandValue, evaluator_for
 from schwimmen.protocol.cards import text
 from schwimmen.spec import words
-from schwimmen.spec.loader import Catalog
+from schwimmen.spec.loader import SEPARATOR, Catalog
 from schwimmen.spec.parameters import RANKS, SUITS
 from schwimmen.spec.rules import Rules
 from schwimmen.spec.vocabulary import CompleteTie, ProtectionEffect, TiedLowest
@@ -171,8 +171,17 @@ def _compact(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def calculator_data(catalog: Catalog, names: Sequence[str], words: Words) -> CalculatorData:
-    """The tables of the rulesets ``names`` (resolved by the catalog), in that order."""
+def calculator_data(
+    catalog: Catalog,
+    names: Sequence[str],
+    words: Words,
+    shown: Mapping[str, Mapping[str, str]] | None = None,
+) -> CalculatorData:
+    """The tables of the rulesets ``names`` (resolved by the catalog), in that order.
+    ``shown`` gives a name's words for players by language (a ruleset's name in the
+    comparison, a house rule's title); the page groups each composed name
+    (``origin+house-rule``) under its first part, the ruleset it starts from."""
+    given = shown or {}
     tables: list[Table] = []
     table_of: dict[int, int] = {}
     rows = []
@@ -186,6 +195,8 @@ def calculator_data(catalog: Catalog, names: Sequence[str], words: Words) -> Cal
             {
                 "id": name,
                 "title": ruleset.title,
+                "names": dict(given.get(name) or {DEFAULT_LANGUAGE: name}),
+                "base": name.split(SEPARATOR, 1)[0],
                 "table": table_of[id(evaluator)],
                 "showdown": showdown_rules(ruleset.rules),
             }

@@ -105,7 +105,7 @@ def ruleset_header(site: Site, glance: Glance, rid: str, here: str, language: st
     """A ruleset as a table heading: its name for players, linked to its page, over its id."""
     return (
         f'<span class="rs-name" title="{attr(site.rulesets[rid].title)}">'
-        f"{link(here, ruleset_page(rid), esc(glance.name(rid, language)))}</span><br>"
+        f"{link(here, ruleset_page(rid), esc(glance.name(rid, language, hyphens=True)))}</span><br>"
         f'<span class="rs-id">{code(rid)}</span>'
     )
 

@@ -46,6 +46,7 @@ from schwimmen.spec.parameters import PARAMETERS
 
 HERE = DISAGREEMENTS
 SUMMARY = "disagreements-summary"
+TOPICS = "disagreements-topics"
 SCENARIOS = "disagreements-scenarios"
 UNPINNED_MARK = "°"
 
@@ -113,6 +114,7 @@ def inserts(site: Site, suite: Suite, data: Disagreements, computed: Computed) -
     """The page's generated parts, by the name its Markdown inserts them under."""
     return {
         SUMMARY: lambda language: summary_md(suite, data, language),
+        TOPICS: lambda language: topics_md(data, language),
         SCENARIOS: lambda language: scenarios_md(site, suite, data, computed, language),
     }
 
@@ -122,7 +124,8 @@ def inserts(site: Site, suite: Suite, data: Disagreements, computed: Computed) -
 
 def summary_md(suite: Suite, data: Disagreements, language: str) -> str:
     """The counts, as ``schwimmen conformance coverage`` counts them: scenarios, topics,
-    scenarios pinned by a fixture, and those fixtures."""
+    scenarios pinned by a fixture, and those fixtures (for the conformance pages; a
+    player reading the disagreements wants the questions, not the counts)."""
     words = data.words(language)
     ids = data.ids
     pinned = [n for n in ids if suite.coverage.disagreements.get(n)]
@@ -134,14 +137,12 @@ def summary_md(suite: Suite, data: Disagreements, language: str) -> str:
         f"{len(pinned)} {words['of']} {len(ids)}",
         str(len(fixtures)),
     ]
-    topics = " · ".join(f"[{esc(t.title_in(language))}](#{t.id})" for t in data.topics)
-    return (
-        '<div class="dis-summary" markdown>\n\n'
-        + table(head, [row])
-        + "\n\n</div>\n\n"
-        + topics
-        + "\n"
-    )
+    return '<div class="dis-summary" markdown>\n\n' + table(head, [row]) + "\n\n</div>\n"
+
+
+def topics_md(data: Disagreements, language: str) -> str:
+    """The topics as one line of links to their sections."""
+    return " · ".join(f"[{esc(t.title_in(language))}](#{t.id})" for t in data.topics) + "\n"
 
 
 # ----------------------------------------------------------------------------- scenarios
@@ -168,21 +169,39 @@ def scenario_md(
     words: Mapping[str, str],
     language: str = "en",
 ) -> str:
-    """One scenario: the question, the position in words, each shown position with its
-    cards and the engine's answers under every ruleset, the sources' words, and the
-    fixtures, decisions and rules it concerns."""
+    """One scenario, folded under its question in plain words (so that the page is a
+    short list of questions a player can open): the position in words, each shown
+    position with its cards and the engine's answers under every ruleset, the sources'
+    words, and the fixtures, decisions and rules it concerns."""
+    text = partial(scenario.text, language=language)
+    # the theme's fold takes its title as plain text between double quotes
+    summary = " ".join(f"{scenario.id} · {text('asks')}".replace('"', "'").split())
+    body = _scenario_body(site, suite, scenario, shown, words, language)
+    return f'??? dis-scenario "{summary}"\n\n' + "\n".join(
+        f"    {line}" if line else "" for line in body.splitlines()
+    )
+
+
+def _scenario_body(
+    site: Site,
+    suite: Suite,
+    scenario: Scenario,
+    shown: Sequence[Shown],
+    words: Mapping[str, str],
+    language: str,
+) -> str:
     text = partial(scenario.text, language=language)
     out = [f"### {scenario.id} — {esc(text('title'))} {{#{scenario.anchor}}}", ""]
     kinds = dict.fromkeys(item.fixture.kind for item in shown)
     if kinds:
-        out += [" ".join(kind_badge(k) for k in kinds), "{: .fx-badges }", ""]
+        out += [" ".join(kind_badge(k, language) for k in kinds), "{: .fx-badges }", ""]
     out += [f"**{esc(words['asks'])}:** {esc(text('asks'))}", ""]
     out += [esc(text("position")), ""]
     if scenario.note:
         out += [esc(text("note")), ""]
     many = len(shown) > 1
     for index, item in enumerate(shown):
-        out += _shown_md(item, index if many else None, words)
+        out += _shown_md(item, index if many else None, words, language)
     body = "\n".join(
         f"- {german(c.quote)} <small>{source_link(HERE, c.source)} · {esc(c.section)}"
         + (f" · {c.line}" if c.line is not None else "")
@@ -194,19 +213,34 @@ def scenario_md(
     return "\n".join(out)
 
 
-def _shown_md(item: Shown, index: int | None, words: Mapping[str, str]) -> list[str]:
+def _shown_md(
+    item: Shown, index: int | None, words: Mapping[str, str], language: str = "en"
+) -> list[str]:
+    """A shown position: its heading (the fixture's title in English; the fixtures are
+    written in English, so another language names the position with its own word and
+    keeps the fixture's id as the link's tooltip), the cards, the moves and the table
+    of answers."""
     fixture = item.fixture
     target = rel(HERE, fixture_page(fixture.id))
-    label = f"({chr(ord('a') + index)}) " if index is not None else ""
-    out = [f"**{label}[{esc(fixture.title)}]({target})**", "{: .dis-position-title }", ""]
+    letter = f"({chr(ord('a') + index)})" if index is not None else ""
+    if language == "en":
+        heading = f"{letter} [{esc(fixture.title)}]({target})".strip()
+    else:
+        name = _fill(words["position"], letter=letter).strip()
+        heading = f'[{name}]({target} "{attr(fixture.id)}")'
+    out = [f"**{heading}**", "{: .dis-position-title }", ""]
     out += [_position(fixture, words), ""]
     steps = step_pairs(fixture)
     if steps:
         moves = " · ".join(  # "1\." so that the line is not read as a numbered list
-            f"{i}\\. **{seat}** {action_md(action)}" for i, (seat, action) in enumerate(steps, 1)
+            f"{i}\\. **{seat}** {action_md(action, language)}"
+            for i, (seat, action) in enumerate(steps, 1)
         )
         out += [f'<div class="dis-steps" markdown>{moves}</div>', ""]
-    rows = [[_names(group, words), _cell(fixture, group.first, words)] for group in item.groups]
+    rows = [
+        [_names(group, words), _cell(fixture, group.first, words, language)]
+        for group in item.groups
+    ]
     out += [
         f'<div class="dis-outcomes" data-fixture="{attr(fixture.id)}" markdown>',
         "",
@@ -275,11 +309,14 @@ def _names(group: Group, words: Mapping[str, str]) -> str:
     return ", ".join(shown)
 
 
-def _cell(fixture: Fixture, answer: Answer, words: Mapping[str, str]) -> str:
+def _cell(fixture: Fixture, answer: Answer, words: Mapping[str, str], language: str = "en") -> str:
+    """What a ruleset makes of the position. The loader's and the engine's reasons are
+    English: another language says what happened in its own words and keeps the reason
+    as the cell's tooltip."""
     if answer.misfit is not None:
-        return f"*{esc(words['misfit'])}* {esc(answer.misfit)}"
+        return _reason(words["misfit"], answer.misfit, language)
     if answer.error is not None:
-        return f"*{esc(words['error'])}* {esc(answer.error)}"
+        return _reason(words["error"], answer.error, language)
     if answer.stuck is not None:
         number, reason = answer.stuck
         steps = step_pairs(fixture)
@@ -290,6 +327,12 @@ def _cell(fixture: Fixture, answer: Answer, words: Mapping[str, str]) -> str:
         return "*" + _fill(words["stuck"], step=step, reason=code(reason)) + "*"
     lines = outcome_lines(answer.outcome or {}, step_pairs(fixture), words)
     return "<br>".join(lines)
+
+
+def _reason(label: str, reason: str, language: str) -> str:
+    if language == "en":
+        return f"*{esc(label)}* {esc(reason)}"
+    return f'<span title="{attr(reason)}">*{esc(label.rstrip(":"))}*</span>'
 
 
 def _fill(label: str, **parts: str) -> str:

@@ -252,9 +252,16 @@ def asked_parameters(finder: Finder) -> list[str]:
     return [p.path for p in PARAMETERS if p.path in wanted]
 
 
-def export(finder: Finder, rulesets: Mapping[str, Ruleset]) -> dict[str, Any]:
-    """Everything the page's script needs, as JSON data."""
+def export(
+    finder: Finder,
+    rulesets: Mapping[str, Ruleset],
+    titles: Mapping[str, Mapping[str, str]] | None = None,
+) -> dict[str, Any]:
+    """Everything the page's script needs, as JSON data. ``titles`` gives each ruleset's
+    name by language (its own ``de:`` title for German pages); a ruleset it does not
+    name is called by its English title."""
     params = asked_parameters(finder)
+    names = titles or {}
     return {
         "words": {name: dict(text) for name, text in finder.words.items()},
         "order": params,
@@ -281,7 +288,7 @@ def export(finder: Finder, rulesets: Mapping[str, Ruleset]) -> dict[str, Any]:
         "rulesets": [
             {
                 "id": rid,
-                "title": ruleset.title,
+                "title": dict(names.get(rid) or {"en": ruleset.title}),
                 "url": page_url(ruleset_page(rid)),
                 "values": {
                     p: thaw(ruleset.settings[p].value) if p in ruleset.settings else None
@@ -488,7 +495,7 @@ def house_rule_yaml(data: Data, rid: str, answers: Answers, language: str) -> st
     changes, _ = house_rule_changes(data, rid, answers)
     if not changes:
         return None
-    ruleset = _ruleset(data, rid)
+    title = _pick(_ruleset(data, rid)["title"], language)
     questions = {q["id"]: q for q in data["questions"]}
     name = file_name(data, language)
     lines = [
@@ -496,7 +503,7 @@ def house_rule_yaml(data: Data, rid: str, answers: Answers, language: str) -> st
         "id: " + _word(data, "file-id", language),
         "kind: house-rule",
         "title: " + yaml_value(_word(data, "file-title", language)),
-        "summary: " + yaml_value(_word(data, "file-summary", language, ruleset=ruleset["title"])),
+        "summary: " + yaml_value(_word(data, "file-summary", language, ruleset=title)),
         "origin: " + rid,
         "rules:",
     ]
@@ -557,8 +564,14 @@ def widget_markdown(data: Data, language: str) -> str:
     )
 
 
-def limits_markdown(data: Data, rulesets: Mapping[str, Ruleset], language: str) -> str:
-    """Which rulesets the questions cannot tell apart, and the rules they differ in."""
+def limits_markdown(
+    data: Data,
+    rulesets: Mapping[str, Ruleset],
+    language: str,
+    param_title: Callable[[str, str], str] | None = None,
+) -> str:
+    """Which rulesets the questions cannot tell apart, and the rules they differ in (named
+    by ``param_title(path, language)``, the parameter's English title without it)."""
     groups = inseparable(data)
     if not groups:
         return _word(data, "all-apart", language, n=str(len(data["rulesets"]))) + "\n"
@@ -566,13 +579,14 @@ def limits_markdown(data: Data, rulesets: Mapping[str, Ruleset], language: str) 
     for group in groups:
         first = rulesets[group[0]].values()
         differ = [
-            p.title
+            param_title(p.path, language) if param_title else p.title
             for p in PARAMETERS
             if any(rulesets[rid].values().get(p.path) != first.get(p.path) for rid in group)
         ]
         here = posixpath.dirname(PAGE)
         names = ", ".join(
-            f"[{rulesets[rid].title}]({posixpath.relpath(ruleset_page(rid), here)})"
+            f"[{_pick(_ruleset(data, rid)['title'], language)}]"
+            f"({posixpath.relpath(ruleset_page(rid), here)})"
             for rid in group
         )
         lines.append(f"- {names}: {_word(data, 'differ-in', language)} {', '.join(differ)}")

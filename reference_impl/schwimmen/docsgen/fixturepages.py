@@ -34,6 +34,7 @@ from schwimmen.docsgen.markup import (
     esc,
     fixture_page,
     house_rule_page,
+    in_english,
     link,
     link_refs,
     param_anchor,
@@ -60,8 +61,16 @@ from schwimmen.spec.present import points as points_text
 
 
 def kind_badge(kind: str, language: str = "en") -> str:
+    """A fixture kind's badge: its id on English pages (the word the fixture files use),
+    the kind's name in another language."""
     tip = kind_help(kind, language) or kind
-    return f'<span class="fxkind fxkind-{kind}" title="{attr(tip)}">{kind}</span>'
+    shown = kind if language == "en" else _kind_word(kind, language)
+    return f'<span class="fxkind fxkind-{kind}" title="{attr(tip)}">{esc(shown)}</span>'
+
+
+def _kind_word(kind: str, language: str) -> str:
+    key = f"fixture-kind.{kind}.one"
+    return words()(key, language) if key in words().labels else kind
 
 
 def name_link(here: str, name: str) -> str:
@@ -883,9 +892,9 @@ def house_rule_conformance_section(
             page = rel(here, fixture_page(fixture.id))
             rows.append(
                 [
-                    f"[{esc(fixture.title)}]({page})",
-                    esc(before.label()) if before else absent,
-                    f"[{esc(case.label())}]({page}#case-{case.index + 1})",
+                    in_english(f"[{esc(fixture.title)}]({page})", language),
+                    in_english(esc(before.label()), language) if before else absent,
+                    in_english(f"[{esc(case.label())}]({page}#case-{case.index + 1})", language),
                 ]
             )
         header = [

@@ -43,6 +43,9 @@ class Words:
         return self.de if language == "de" else self.en
 
 
+SOFT_HYPHEN = "\u00ad"
+
+
 @dataclass(frozen=True)
 class Case:
     """A wording and the values a ruleset must have for it (``None``: does not apply)."""
@@ -68,10 +71,14 @@ class Glance:
     rows: tuple[Row, ...]
     doc: Document = field(compare=False, repr=False)
 
-    def name(self, rid: str, language: str = "en") -> str:
-        """The ruleset's short name for players (its id where the file has none)."""
+    def name(self, rid: str, language: str = "en", *, hyphens: bool = False) -> str:
+        """The ruleset's short name for players (its id where the file has none). The file
+        marks where a long word may break with a soft hyphen (U+00AD), which a narrow
+        heading keeps (``hyphens``: the browser then breaks the word there, with a hyphen,
+        and nowhere else) and any other use drops."""
         words = self.names.get(rid)
-        return words.get(language) if words else rid
+        shown = words.get(language) if words else rid
+        return shown if hyphens else shown.replace(SOFT_HYPHEN, "")
 
     def label(self, key: str, language: str = "en", **values: int | str) -> str:
         """A label's words with its ``{n}``-style blanks filled (values are not escaped)."""
@@ -312,7 +319,7 @@ def _shades(texts: Iterable[str]) -> dict[str, int]:
 
 def ruleset_heading(glance: Glance, rid: str, language: str, here: str) -> str:
     """A ruleset as a column heading: its name, linked to its page, over its id."""
-    name = esc(glance.name(rid, language))
+    name = esc(glance.name(rid, language, hyphens=True))
     return f"[{name}]({rel(here, ruleset_page(rid))})<br>`{rid}`"
 
 

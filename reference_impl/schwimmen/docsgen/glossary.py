@@ -11,7 +11,9 @@ a reader.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
@@ -24,6 +26,8 @@ from schwimmen.docsgen.markup import (
     param_anchor,
 )
 from schwimmen.docsgen.pagedata import Term, glossary, words
+from schwimmen.spec.errors import SpecError
+from schwimmen.spec.loader import Catalog
 
 
 def term_index(terms: Sequence[Term]) -> str:
@@ -56,3 +60,51 @@ def glossary_inserts() -> Mapping[str, Insert]:
         "glossary-index": lambda language: term_index(terms),
         "glossary-terms": lambda language: term_sections(terms, language),
     }
+
+
+def german_texts(data: Any) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """Every German text of a spec file (the strings under its ``de:`` keys), with its
+    path in the file."""
+
+    def walk(node: Any, path: tuple[str | int, ...], german: bool) -> Iterator[Any]:
+        if isinstance(node, str):
+            if german:
+                yield path, node
+        elif isinstance(node, Mapping):
+            for key, value in node.items():
+                yield from walk(value, (*path, key), german or key == "de")
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                yield from walk(value, (*path, index), german)
+
+    yield from walk(data, (), False)
+
+
+def avoided_words(catalog: Catalog, terms: Sequence[Term]) -> list[SpecError]:
+    """Where a German text of a ruleset or house rule uses a word the glossary says its
+    source does not use for the term (``avoid`` in ``spec/glossary.yaml``): the text
+    speaks for the source, so it takes the source's own word. A whole-word match, any
+    case; the file, line and the glossary's reason are given."""
+    files = {**catalog.rulesets, **catalog.house_rules}
+    out: list[SpecError] = []
+    for term in terms:
+        for avoid in term.avoid:
+            pattern = re.compile(
+                r"(?<!\w)(" + "|".join(re.escape(w) for w in avoid.words) + r")(?!\w)",
+                re.IGNORECASE,
+            )
+            for name in avoid.rulesets:
+                sf = files.get(name)
+                if sf is None:
+                    continue
+                for path, text in german_texts(sf.data):
+                    found = pattern.search(text)
+                    if found:
+                        out.append(
+                            sf.doc.error(
+                                path,
+                                f"„{found.group(1)}“ where the source says „{term.german}“ "
+                                f"(spec/glossary.yaml): {avoid.why}",
+                            )
+                        )
+    return out

@@ -47,7 +47,14 @@ def sources_table(site: Site, language: str, here: str = HOME) -> str:
         rulesets = ", ".join(
             link(here, ruleset_page(r), code(r)) for r in source.rulesets if r in site.rulesets
         )
-        rows.append([f"[{source.id}](#{source.id})", esc(source.title), esc(source.kind), rulesets])
+        rows.append(
+            [
+                f"[{source.id}](#{source.id})",
+                esc(source.text("title", language)),
+                esc(say(f"source-kind.{source.kind}", language)),
+                rulesets,
+            ]
+        )
     header = [say(f"table.{k}", language) for k in ("id", "title", "source-kind", "rulesets")]
     return table(header, rows)
 
@@ -57,12 +64,14 @@ def sources(site: Site, language: str, here: str = HOME) -> str:
     say = words()
     out: list[str] = []
     for source in site.catalog.bibliography.sources.values():
-        out += [f"### {source.id}: {esc(source.title)} {{#{source.id}}}", ""]
-        out += [f"*{esc(source.kind)}*. {esc(source.covers)}", ""]
+        title = esc(source.text("title", language))
+        out += [f"### {source.id}: {title} {{#{source.id}}}", ""]
+        kind = esc(say(f"source-kind.{source.kind}", language))
+        out += [f"*{kind}*. {esc(source.text('covers', language))}", ""]
         out += [
             f'!!! trust "{say("source.trust", language)}"',
             "",
-            f"    {esc(source.reliability)}",
+            f"    {esc(source.text('reliability', language))}",
             "",
         ]
         if source.reports:

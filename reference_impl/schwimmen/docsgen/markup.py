@@ -255,6 +255,13 @@ def german(quote: str) -> str:
     return f'<span class="de-quote" lang="de">„{esc(quote)}“</span>'
 
 
+def in_english(markdown: str, language: str) -> str:
+    """Text that exists only in English (a conformance fixture's title, a loader's
+    message) on a page in ``language``: marked as English there, for screen readers and
+    for the check that a German page reads German everywhere else."""
+    return markdown if language == "en" else f'<span lang="en">{markdown}</span>'
+
+
 def where(citation: Citation, here: str, language: str = "en") -> str:
     """The place of a quote: source (linked), the reported primary source, section, line."""
     say = words()

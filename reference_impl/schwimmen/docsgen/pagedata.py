@@ -56,6 +56,16 @@ def _unknown_params(doc: Document, path: tuple[str | int, ...], params: Any) -> 
 
 
 @dataclass(frozen=True)
+class Avoid:
+    """Words a term's sources do not use: none of them may stand in the German texts of
+    the rulesets and house rules ``rulesets``, which speak for those sources."""
+
+    words: tuple[str, ...]
+    rulesets: tuple[str, ...]
+    why: str
+
+
+@dataclass(frozen=True)
 class Term:
     """A German word of the game: its English gloss, its meaning per language, the source
     sentences that use it and the rules it concerns."""
@@ -65,6 +75,7 @@ class Term:
     meaning: Mapping[str, str]
     quotes: tuple[Citation, ...] = ()
     params: tuple[str, ...] = ()
+    avoid: tuple[Avoid, ...] = ()
 
     @property
     def anchor(self) -> str:
@@ -94,6 +105,9 @@ def glossary(path: Path | None = None) -> tuple[Term, ...]:
                 meaning={lang: " ".join(raw[lang]["meaning"].split()) for lang in LANGUAGES},
                 quotes=tuple(_citation(q) for q in raw.get("quotes", ())),
                 params=tuple(raw.get("params", ())),
+                avoid=tuple(
+                    Avoid(tuple(a["words"]), tuple(a["in"]), a["why"]) for a in raw.get("avoid", ())
+                ),
             )
         )
     anchors: dict[str, int] = {}

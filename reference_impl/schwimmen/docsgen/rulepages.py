@@ -25,6 +25,7 @@ from schwimmen.docsgen.markup import (
     code,
     esc,
     house_rule_page,
+    in_english,
     link,
     link_refs,
     link_sources,
@@ -345,7 +346,8 @@ def house_rule_markdown(
             fit_rows.append([name, f'<span class="fit-yes">✔ {fits}</span>', f"{changes} {what}"])
         else:
             rejected = say("page.rejected", language)
-            fit_rows.append([name, f'<span class="fit-no">✘ {rejected}</span>', esc(fit.reason)])
+            reason = in_english(esc(fit.reason), language)
+            fit_rows.append([name, f'<span class="fit-no">✘ {rejected}</span>', reason])
     header = [say("page.ruleset", language), "", say("page.loader-says", language)]
     out += [table(header, fit_rows), ""]
 

@@ -10,8 +10,10 @@ a hand-written page under ``docs/`` says it in its own front matter.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from typing import Any
 
 from schwimmen.docsgen.markup import (
     FIXTURES_INDEX,
@@ -76,3 +78,48 @@ def with_rank(path: str, markdown: str) -> str:
                 return markdown
             return "---\n" + head + "\n" + "\n".join(lines) + markdown[end:]
     return "---\n" + "\n".join(lines) + "\n---\n\n" + markdown
+
+
+def split_index(index: Mapping[str, Any], languages: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """One search index per language from the languages plugin's merged one.
+
+    The plugin builds each language in turn and writes every language's entries into the
+    one ``search/search_index.json`` at the site's root, which the theme's search reads on
+    every page: a German reader's "Feuer" then finds English pages first. Here the
+    entries under ``de/`` become the German index (their locations relative to ``de/``,
+    where the German pages look for it), the others the default language's. A page with
+    no German version is served in English under ``de/`` too; the plugin drops those
+    entries as copies of the English ones, so the German index takes them back from the
+    English entries, at the same locations, which lead to the page under ``de/``. Returns
+    the index for each folder: ``""`` for the root, ``"de"`` for German.
+    """
+    config = dict(index.get("config", {}))
+    docs: list[dict[str, Any]] = list(index.get("docs", []))
+    prefixes = {language: f"{language}/" for language in languages}
+
+    def language_of(entry: Mapping[str, Any]) -> str | None:
+        location = str(entry.get("location", ""))
+        return next((lang for lang, p in prefixes.items() if location.startswith(p)), None)
+
+    default = [e for e in docs if language_of(e) is None]
+    out = {"": {"config": config | {"lang": [_first(config, languages)]}, "docs": default}}
+    for language, prefix in prefixes.items():
+        own = [
+            dict(e, location=str(e["location"]).removeprefix(prefix))
+            for e in docs
+            if language_of(e) == language
+        ]
+        translated = {_page(str(e["location"])) for e in own}
+        fallback = [e for e in default if _page(str(e["location"])) not in translated]
+        out[language] = {"config": config | {"lang": [language]}, "docs": own + fallback}
+    return out
+
+
+def _first(config: Mapping[str, Any], languages: Sequence[str]) -> str:
+    """The default language among the index's languages: the one no folder holds."""
+    given = [str(lang) for lang in config.get("lang", ["en"])]
+    return next((lang for lang in given if lang not in languages), "en")
+
+
+def _page(location: str) -> str:
+    return location.partition("#")[0]

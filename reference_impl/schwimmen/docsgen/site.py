@@ -191,6 +191,11 @@ def build_site(given: SiteInput) -> SiteOutput:
         citations = page_citations()
     except SpecErrors as exc:
         raise DocsBuildError(str(exc)) from None
+    avoided = glossary.avoided_words(catalog, pagedata.glossary())
+    if avoided:
+        raise DocsBuildError(
+            "a German text does not use its source's word:\n" + "\n".join(map(str, avoided))
+        )
     problems = check_citations(catalog.bibliography, citations)
     if problems:
         raise DocsBuildError("quotes on generated pages are wrong:\n" + "\n".join(problems))
@@ -280,7 +285,7 @@ def build_site(given: SiteInput) -> SiteOutput:
     if given.finder is not None:
         inserts.update(finder_inserts(given.finder, site))
     if given.calculator:
-        pages += _calculator_files(catalog, inserts)
+        pages += _calculator_files(catalog, inserts, glance)
     parts: list[Mapping[str, str | Insert]] = [
         inserts,
         compare.inserts(site, glance),
@@ -315,23 +320,38 @@ def build_site(given: SiteInput) -> SiteOutput:
 def finder_inserts(questions: finder.Finder, site: Site) -> dict[str, Insert]:
     """The variant finder's widget with its data, and the list of rulesets its questions
     cannot tell apart."""
-    data = finder.export(questions, site.rulesets)
+    titles = {
+        rid: {lang: rulepages.title_and_summary(sf, lang)[0] for lang in finder.LANGUAGES}
+        for rid, sf in site.catalog.rulesets.items()
+    }
+    data = finder.export(questions, site.rulesets, titles)
+    say = pagedata.words()
     return {
         "variant-finder": lambda language: finder.widget_markdown(data, language),
         "variant-finder-limits": lambda language: finder.limits_markdown(
-            data, site.rulesets, language
+            data, site.rulesets, language, say.param_title
         ),
     }
 
 
-def _calculator_files(catalog: Catalog, inserts: dict[str, Insert]) -> list[Page]:
+def _calculator_files(catalog: Catalog, inserts: dict[str, Insert], glance: Glance) -> list[Page]:
     """The hand calculator's tables, valued by the engine for every ruleset and house rule
-    (as ``schwimmen score`` lists them), and its widget for the page."""
+    (as ``schwimmen score`` lists them), and its widget for the page. A row is named for
+    players: a ruleset as the comparison names it, a house rule by its title."""
     try:
         words = calculator.load_words()
     except SpecErrors as exc:
         raise DocsBuildError(str(exc)) from None
-    data = calculator.calculator_data(catalog, ruleset_names(catalog), words)
+    names = ruleset_names(catalog)
+    shown: dict[str, dict[str, str]] = {}
+    for name in names:
+        house = name.rsplit(SEPARATOR, 1)[1] if SEPARATOR in name else None
+        if house is None:
+            shown[name] = {lang: glance.name(name, lang, hyphens=True) for lang in ("en", "de")}
+        elif house in catalog.house_rules:
+            sf = catalog.house_rules[house]
+            shown[name] = {lang: rulepages.title_and_summary(sf, lang)[0] for lang in ("en", "de")}
+    data = calculator.calculator_data(catalog, names, words, shown)
     inserts["calculator"] = lambda language: calculator.calculator_markup(words, language)
     return [Page(path, text, in_nav=False) for path, text in data.files().items()]
 
@@ -415,7 +435,9 @@ def conformance_doc_markdown(name: str, text: str) -> str:
 def navigation(
     site: Site, given: SiteInput | None = None, suite: Suite | None = None
 ) -> list[NavItem]:
-    """The site's navigation; rulesets and house rules are listed by id, as everywhere."""
+    """The site's navigation. Rulesets and house rules stand by their titles (the page's
+    heading, so a German page's German title), which a player knows them by; the
+    sections' English names are translated in ``mkdocs.yml`` (``nav_translations``)."""
     compare_items: list[NavItem] = [
         COMPARISON,
         {"Compare two": PAIRS_INDEX},
@@ -429,18 +451,13 @@ def navigation(
     nav: list[NavItem] = [
         {"Home": HOME},
         {"For the table": table_items},
-        {"Rulesets": [RULESETS_INDEX, *({rid: ruleset_page(rid)} for rid in site.rulesets)]},
-        {
-            "House rules": [
-                HOUSE_RULES_INDEX,
-                *({hid: house_rule_page(hid)} for hid in site.house_rules),
-            ]
-        },
+        {"Rulesets": [RULESETS_INDEX, *(ruleset_page(rid) for rid in site.rulesets)]},
+        {"House rules": [HOUSE_RULES_INDEX, *(house_rule_page(hid) for hid in site.house_rules)]},
         {"Compare": compare_items},
     ]
     conformance: list[NavItem] = []
     if suite is not None:
-        conformance.append(FIXTURES_INDEX)
+        conformance.append({"Fixtures": FIXTURES_INDEX})
     docs = given.conformance_docs if given is not None else {}
     conformance += [
         {title: conformance_doc(n)} for n, title in CONFORMANCE_DOCS.items() if n in docs

@@ -46,6 +46,14 @@ class Source:
     reliability: str
     rulesets: tuple[str, ...]
     reports: tuple[Report, ...] = ()
+    # language → field (title, covers, reliability) → the words in that language
+    translations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def text(self, name: str, language: str = "en") -> str:
+        """The field ``name`` (title, covers, reliability) in ``language``, English where
+        the file gives no translation."""
+        given = self.translations.get(language, {}).get(name)
+        return " ".join(given.split()) if given else str(getattr(self, name))
 
 
 @dataclass
@@ -242,6 +250,7 @@ def load_bibliography(path: Path | None = None, texts_dir: Path | None = None) -
                 Report(r["id"], r["footnote"], r["title"], r["by"], r["kind"], r.get("note", ""))
                 for r in raw.get("reports", ())
             ),
+            translations={"de": dict(raw["de"])} if "de" in raw else {},
         )
     if errors:
         raise SpecErrors(errors)
