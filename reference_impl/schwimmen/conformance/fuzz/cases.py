@@ -31,7 +31,7 @@ from schwimmen.conformance.fuzz.probes import choose
 from schwimmen.engine.adapter import Played
 from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import evaluator_for
-from schwimmen.engine.match import Match, SetupError
+from schwimmen.engine.match import Match, SetupError, shuffled
 from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action, ActionKind
@@ -126,8 +126,11 @@ def category(action: Action) -> str:
 
 
 def _category(action: Action) -> str:
-    kind = action.kind
-    if action.knock or kind is ActionKind.KNOCK:
+    return _category_of(action.kind, action.knock)
+
+
+def _category_of(kind: ActionKind, knock: bool) -> str:
+    if knock or kind is ActionKind.KNOCK:
         return "knock"
     if kind is ActionKind.PASS:
         return "pass"
@@ -138,6 +141,10 @@ def _category(action: Action) -> str:
     if kind is ActionKind.DISCARD:
         return "discard"
     return "other"
+
+
+_MOVE_CATEGORY = {kind: _category_of(kind, False) for kind in ActionKind}
+"""The category of an action of each kind that carries no knock."""
 
 
 # ---------------------------------------------------------------------------- packs
@@ -203,8 +210,7 @@ def make_pack(
 ) -> list[Card]:
     """A shuffled pack, sometimes stacked with special hands for ``players`` players,
     sometimes cut short (never shorter than a deal to all ``seats`` uses)."""
-    pack = list(evaluator_for(rules).pack)
-    rng.shuffle(pack)
+    pack = shuffled(evaluator_for(rules).pack, rng)
     places = _destinations(rules, players)
     if rng.random() < rig and places:
         how = rng.choice(("triple", "maximum", "mirror", "tie"))
@@ -305,16 +311,22 @@ class _Legal:
         self._all: list[Action] = []
 
     def _grouped(self) -> dict[str, list[Action]]:
+        """The legal actions by category, each group in the legal order. The knocks are
+        the tail of the legal list (``legal_split``); a move's category is its kind's."""
         if self._by is None:
-            self._all = self.match.legal_actions()
+            moves, knocks = self.match.legal_split()
+            self._all = moves + knocks
             by: dict[str, list[Action]] = {}
-            for action in self._all:
-                what = _CATEGORY.get((action.kind, action.knock)) or category(action)
+            for action in moves:
+                what = _MOVE_CATEGORY[action.kind]
                 group = by.get(what)
                 if group is None:
                     by[what] = [action]
                 else:
                     group.append(action)
+            if knocks:
+                group = by.get("knock")
+                by["knock"] = knocks if group is None else group + knocks
             self._by = by
         return self._by
 

@@ -129,7 +129,7 @@ def choose(match: Match, pick: int) -> Probe | None:
     found = candidates(match)
     if not found:
         return None
-    codes = sorted({p.reason.value for p in found})
+    codes = sorted({p.reason for p in found})  # a Reason is its code (a str)
     code = codes[pick % len(codes)]
-    group = [p for p in found if p.reason.value == code]
+    group = [p for p in found if p.reason is code]
     return group[(pick // len(codes)) % len(group)]
