@@ -13,7 +13,7 @@ import pytest
 
 from schwimmen.conformance.harness import default_rulesets
 from schwimmen.engine.bots import RandomBot
-from schwimmen.engine.match import MAX_LIVES, Match, Position, SetupError
+from schwimmen.engine.match import MAX_LIVES, Match, Position, SetupError, shuffled
 from schwimmen.protocol.cards import parse_all
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import Ruleset
@@ -143,3 +143,16 @@ def test_part_of_a_pack_is_a_legal_deck() -> None:
     short = parse_all([r + s for s in "CSHD" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")])
     match = Match(_ruleset("forty-one"), 4, decks=[short])
     assert match.to_move() is not None or match.results
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 24, 32, 36, 52])
+def test_a_match_shuffles_exactly_as_random_does(size: int) -> None:
+    """A seed deals the packs it always dealt: the match's own shuffle draws what
+    ``random.shuffle`` draws, and leaves the generator where it leaves it."""
+    for seed in range(200):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        pack = list(range(size))
+        expected = pack[:]
+        theirs.shuffle(expected)
+        assert shuffled(pack, ours) == expected
+        assert ours.random() == theirs.random()

@@ -94,6 +94,22 @@ def test_the_same_seed_makes_the_same_cases_and_the_same_fixture(
     assert texts[0] == texts[1]
 
 
+def test_the_outcome_gathered_while_generating_is_the_reference_answer_to_the_case(
+    catalog: Catalog,
+) -> None:
+    """Fuzz takes the reference's answer from the playthrough that made the case; it must
+    be exactly what running the case gives, for every ruleset."""
+    gathered = 0
+    for name in sorted(catalog.rulesets):
+        ruleset = catalog.resolve(name)
+        for number in range(6):
+            done = generate(ruleset, case_rng(11, number))
+            if done.outcome is not None:
+                gathered += 1
+                assert run_case(done.case) == {"status": "ok", "outcome": done.outcome}, name
+    assert gathered > 5 * len(catalog.rulesets)
+
+
 def test_the_reference_against_itself_shows_no_difference_and_says_it_proves_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -91,6 +91,19 @@ class Reply:
     start_failed: bool = False
 
 
+@dataclass(frozen=True)
+class Pending:
+    """A request sent and not yet answered (:meth:`ProcessImplementation.submit`):
+    ``reply`` is set when there is nothing to wait for (the process could not start),
+    ``problem`` when the request could not be written."""
+
+    seq: int
+    deadline: float
+    earlier: str | None
+    reply: Reply | None = None
+    problem: str | None = None
+
+
 class BadLine(ValueError):
     """A line from the implementation that is not one strict, bounded JSON value."""
 
@@ -767,18 +780,37 @@ class ProcessImplementation:
 
     def run(self, case: Mapping[str, Any]) -> Reply:
         """Send one case and return its answer; problems become ``errored`` answers."""
+        return self.receive(self.submit(case))
+
+    def submit(self, case: Mapping[str, Any]) -> Pending:
+        """Send one case without waiting for its answer, which :meth:`receive` reads: the
+        caller may work meanwhile (the fuzzer makes its next case while this one is
+        played). Exactly one receive follows each submit, before the next request."""
         if self.start() is None:
             message = self.start_error or "cannot start"
-            return Reply({"status": "errored", "message": message}, start_failed=True)
+            failed = Reply({"status": "errored", "message": message}, start_failed=True)
+            return Pending(0, 0.0, None, failed)
         assert self.pipes is not None
         self.seq += 1
         seq = self.seq
         earlier = self._stray() if self.answered is not None else None
         deadline = time.monotonic() + self.timeout
-        problem = None
-        reply: Any = None
         try:
             self._send({"cmd": "run", "seq": seq, "case": case}, deadline)
+        except BadLine as exc:
+            return Pending(seq, deadline, earlier, problem=str(exc))
+        return Pending(seq, deadline, earlier)
+
+    def receive(self, pending: Pending) -> Reply:
+        """The answer to the request :meth:`submit` sent (``pending``)."""
+        if pending.reply is not None:
+            return pending.reply
+        assert self.pipes is not None
+        seq, deadline, earlier, problem = pending.seq, pending.deadline, pending.earlier, None
+        reply: Any = None
+        try:
+            if pending.problem is not None:
+                raise BadLine(pending.problem)
             while True:
                 reply = self._receive(deadline, self.timeout)
                 duplicate = (

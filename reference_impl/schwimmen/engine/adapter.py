@@ -14,14 +14,14 @@ the given final hands), ``round`` and ``match`` (a position or a stacked pack, t
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from typing import Any
 
 from schwimmen.engine import casefields as f
 from schwimmen.engine.casefields import CaseError
 from schwimmen.engine.hands import HandValue, evaluator_for, value_json
 from schwimmen.engine.match import MAX_LIVES, Match, Position, SetupError
-from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction
+from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction, Reason
 from schwimmen.engine.rounds import Round, RoundResult
 from schwimmen.protocol.actions import Action, ActionSyntaxError, parse_text
 from schwimmen.protocol.cards import Card, seat_name, text
@@ -29,7 +29,7 @@ from schwimmen.spec.rules import Rules, build_rules
 
 KINDS = ("hand-evaluation", "showdown", "round", "match", "setup")
 
-__all__ = ["KINDS", "CaseError", "run_case"]
+__all__ = ["KINDS", "CaseError", "Played", "run_case"]
 
 _RULES: dict[str, Rules] = {}
 
@@ -302,36 +302,65 @@ def _play(rules: Rules, request: Mapping[str, Any], seats: int) -> dict[str, Any
         points=points,
         deals=deals,
     )
-    answers: list[dict[str, Any]] = []
-    ended: list[dict[str, Any]] = []
-    seen = 0
-
-    def collect(after_step: int) -> None:
-        nonlocal seen
-        for result, lost in zip(match.results[seen:], match.lives_lost[seen:], strict=True):
-            ended.append(_result_json(result, after_step, lost))
-        seen = len(match.results)
-
-    states: dict[str, dict[str, Any]] = {}
-    collect(0)
-    for index, (who, action) in enumerate(steps, start=1):
+    played = Played(match, checkpoints)
+    for who, action in steps:
         try:
             if action is None:
                 match.next_match()
             else:
                 match.apply(action, who)
-            answers.append({"accepted": True})
+            played.step(None)
         except IllegalAction as exc:
-            answers.append({"accepted": False, "reason": exc.reason.value})
-        collect(index)
-        if index in checkpoints:
-            states[str(index)] = _state(match)
-    outcome: dict[str, Any] = {"steps": answers, "rounds": ended, **_state(match)}
-    if states:
-        outcome["states"] = states
-    if record:
-        outcome["events"] = [e.to_json() for e in match.events]
-    return outcome
+            played.step(exc.reason)
+    return played.outcome(events=record)
+
+
+class Played:
+    """The outcome of a case, gathered step by step while ``match`` plays it: the
+    answer to every step, the rounds as they end, and a state at each checkpoint.
+
+    The adapter fills it as it replays a case's steps; the fuzzer fills it while it
+    plays the case it generates, so that the reference's answer to a generated case
+    needs no second playthrough (the match must then be made as :func:`run_case` makes
+    it from the case)."""
+
+    def __init__(self, match: Match, checkpoints: Set[int] = frozenset()) -> None:
+        self.match = match
+        self.checkpoints = checkpoints
+        self.answers: list[dict[str, Any]] = []
+        self.ended: list[dict[str, Any]] = []
+        self.states: dict[str, dict[str, Any]] = {}
+        self._seen = 0
+        self._collect(0)
+
+    def _collect(self, after_step: int) -> None:
+        match = self.match
+        seen = self._seen
+        if len(match.results) > seen:
+            for result, lost in zip(match.results[seen:], match.lives_lost[seen:], strict=True):
+                self.ended.append(_result_json(result, after_step, lost))
+            self._seen = len(match.results)
+
+    def step(self, refused: Reason | None) -> None:
+        """The step just played was accepted (``refused`` None) or refused."""
+        answers = self.answers
+        if refused is None:
+            answers.append({"accepted": True})
+        else:
+            answers.append({"accepted": False, "reason": refused.value})
+        index = len(answers)
+        self._collect(index)
+        if index in self.checkpoints:
+            self.states[str(index)] = _state(self.match)
+
+    def outcome(self, *, events: bool = False) -> dict[str, Any]:
+        match = self.match
+        outcome: dict[str, Any] = {"steps": self.answers, "rounds": self.ended, **_state(match)}
+        if self.states:
+            outcome["states"] = self.states
+        if events:
+            outcome["events"] = [e.to_json() for e in match.events]
+        return outcome
 
 
 def _state(match: Match) -> dict[str, Any]:

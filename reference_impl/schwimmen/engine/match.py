@@ -221,7 +221,10 @@ class Match:
 
     # ------------------------------------------------------------------ rounds
     def active(self) -> list[int]:
-        return [s for s in range(self.table_size) if s not in self.eliminated]
+        eliminated = self.eliminated
+        if not eliminated:
+            return list(range(self.table_size))
+        return [s for s in range(self.table_size) if s not in eliminated]
 
     def swimming(self) -> list[int]:
         if self.rules.lives.after_last is not AfterLast.SWIM:
@@ -231,9 +234,7 @@ class Match:
     def _next_pack(self) -> list[Card]:
         if self.decks:
             return self.decks.pop(0)
-        pack = list(self.evaluator.pack)
-        self.rng.shuffle(pack)
-        return pack
+        return shuffled(self.evaluator.pack, self.rng)
 
     def _start_round(self, position: Position | None = None) -> None:
         self.round_no += 1
@@ -287,11 +288,11 @@ class Match:
         assert result is not None
         self.results.append(result)
         remaining = self.active()
-        outcome = settle(self.rules, self.lives, remaining, result.losses)
-        self.lives_lost.append(
-            {s: self.lives[s] - left for s, _, left in outcome.lost if self.lives[s] > left}
-        )
-        self._losers = tuple(seat for seat, _, _ in outcome.lost)
+        lives = self.lives
+        outcome = settle(self.rules, lives, remaining, result.losses)
+        lost = outcome.lost
+        self.lives_lost.append({s: lives[s] - left for s, _, left in lost if lives[s] > left})
+        self._losers = tuple([seat for seat, _, _ in lost])
         if outcome.shared_win:
             self._end_match(tuple(remaining), shared=True)
             return
@@ -477,3 +478,22 @@ _Head = tuple[str, int, dict[str, int], tuple[str, ...], tuple[str, ...], bool, 
 
 def _drop(_event: ev.Event) -> None:
     return None
+
+
+def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:
+    """A copy of ``pack`` shuffled by ``rng``: exactly what ``rng.shuffle`` makes of it
+    (the same draws from ``getrandbits``, in the same order, so a seed deals the same
+    packs as ever), without a method call per card; a match shuffles once a round."""
+    cards = list(pack)
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return cards
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards

@@ -46,7 +46,7 @@ from schwimmen.engine.hands import (
 from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action, ActionKind
-from schwimmen.protocol.cards import Card, pretty, seat_name
+from schwimmen.protocol.cards import SEAT_NAME, Card, pretty, seat_name
 from schwimmen.spec.rules import Penalty, Rules
 from schwimmen.spec.vocabulary import (
     AcesAtDeal,
@@ -337,7 +337,7 @@ class Round:
         for s in order:
             self.emit(ev.Dealt(s, tuple(self.hands[s])))
         self.reached = dict.fromkeys(order, 0)
-        self.own_move = own_move_flags(rules)
+        self.own_move = _own_move(rules)
         self.middle_hidden = (
             rules.dealing.middle_visibility is MiddleVisibility.HIDDEN_UNTIL_FIRST_SWAP
             and bool(self.middle)
@@ -921,7 +921,8 @@ class Round:
 
     # ================================================================== the end
     def _values(self) -> dict[int, HandValue]:
-        return {s: self.value(s) for s in self.seats}
+        value, hands = self.evaluator.value, self.hands
+        return {s: value(hands[s]) for s in self.seats}
 
     def _end_special(self, reason: EndReason, holders: Sequence[int], at_deal: bool) -> None:
         """A round ended by Feuer, Feuer light or a 31: its penalty decides (2.14, 2.23).
@@ -990,7 +991,10 @@ class Round:
         """The ordinary showdown (2.20–2.22, U17–U19, U23, U47, U48)."""
         rules = self.rules
         seats = self.seats
-        punishers = [s for s in seats if values[s].flags & PUNISHES]
+        flags = 0
+        for s in seats:
+            flags |= values[s].flags
+        punishers = [s for s in seats if values[s].flags & PUNISHES] if flags & PUNISHES else []
         if punishers:
             losers = [s for s in seats if not values[s].flags & SPECIAL]
             why = (
@@ -1002,14 +1006,17 @@ class Round:
             points = {values[s].points for s in seats}
             if len(points) == 1:
                 return {}, "complete tie: every hand has the same value, nobody loses"
-        candidates = [s for s in seats if not values[s].flags & PROTECTED]
+        candidates = seats
+        if flags & PROTECTED:
+            candidates = [s for s in seats if not values[s].flags & PROTECTED]
         if not candidates:
             return {}, "every hand is protected: nobody loses"
+        keys = {s: values[s].key for s in seats}
         if rules.protection.effect is ProtectionEffect.EXEMPTS_HOLDER:
-            low = min(values[s].key for s in seats)
+            low = min(keys.values())
         else:
-            low = min(values[s].key for s in candidates)
-        losers = [s for s in candidates if values[s].key == low]
+            low = min([keys[s] for s in candidates])
+        losers = [s for s in candidates if keys[s] == low]
         if not losers:
             return {}, "the lowest hand is protected: nobody loses"
         note = ""
@@ -1019,23 +1026,18 @@ class Round:
             losers = [s for s in losers if self.reached.get(s, 0) == latest]
             note = " (of the tied hands, only the one reached last loses)"
         knocker = self.knocker
-        if tied and rules.penalties.knocker_tied is KnockerTied.ORDINARY:
+        penalties = rules.penalties
+        if tied and penalties.knocker_tied is KnockerTied.ORDINARY:
             knocker = None
-        losses = {}
-        for s in losers:
-            losses[s] = rules.penalties.knocker_lowest if s == knocker else rules.penalties.lowest
-        shown = values[losers[0]]
-        worth = value_forms(shown)[2]
-        names = ", ".join([seat_name(s) for s in losers])
-        protected = [s for s in seats if values[s].flags & PROTECTED]
+        lowest, knocker_lowest = penalties.lowest, penalties.knocker_lowest
+        losses = {s: knocker_lowest if s == knocker else lowest for s in losers}
+        worth = value_forms(values[losers[0]])[2]
+        names = ", ".join([SEAT_NAME[s] for s in losers])
         why = f"lowest hand {worth}: {names}{note}"
-        if protected:
+        if flags & PROTECTED:
+            protected = [s for s in seats if values[s].flags & PROTECTED]
             why += f"; protected: {', '.join(seat_name(s) for s in protected)}"
-        if (
-            knocker is not None
-            and knocker in losses
-            and (rules.penalties.knocker_lowest != rules.penalties.lowest)
-        ):
+        if knocker is not None and knocker in losses and (knocker_lowest != lowest):
             why += f"; the knocker {seat_name(knocker)} loses {losses[knocker]}"
         return losses, why
 
@@ -1049,8 +1051,9 @@ class Round:
         values: dict[int, HandValue],
         why: str,
     ) -> None:
-        self.phase = Phase.OVER
-        hands = {s: tuple(self.hands[s]) for s in self.seats}
+        self.phase = _PHASE_OVER
+        held = self.hands
+        hands = {s: tuple(held[s]) for s in self.seats}
         self.result = RoundResult(
             reason=reason,
             at_deal=at_deal,
@@ -1075,6 +1078,17 @@ class Round:
                 why=why,
             )
         )
+
+
+_OWN_MOVE: dict[int, tuple[Rules, int]] = {}
+
+
+def _own_move(rules: Rules) -> int:
+    """:func:`own_move_flags`, worked out once per rules object (asked at every deal)."""
+    found = _OWN_MOVE.get(id(rules))
+    if found is None or found[0] is not rules:
+        found = _OWN_MOVE[id(rules)] = (rules, own_move_flags(rules))
+    return found[1]
 
 
 def own_move_flags(rules: Rules) -> int:

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from schwimmen.protocol.cards import Card, CardError, parse, text, text_or_mark
@@ -71,14 +72,19 @@ class Action:
         return self.text
 
 
+@lru_cache(maxsize=1 << 14)
 def swap(give: Card, take: Card, knock: bool = False) -> Action:
+    """A one-card swap. Actions are immutable values, so each is made once (a pack has
+    at most 52 cards: a few thousand swaps)."""
     return Action(ActionKind.SWAP, (give,), (take,), knock)
 
 
+@lru_cache(maxsize=1 << 14)
 def discard(card: Card) -> Action:
     return Action(ActionKind.DISCARD, (card,))
 
 
+@lru_cache(maxsize=1 << 14)
 def simple(kind: ActionKind, knock: bool = False) -> Action:
     return Action(kind, knock=knock)
 
@@ -108,7 +114,24 @@ def _cards(token: str) -> tuple[Card, ...]:
 
 
 def parse_text(value: str) -> Action:
-    """Parse the text form; raise :class:`ActionSyntaxError` when it is not an action."""
+    """Parse the text form; raise :class:`ActionSyntaxError` when it is not an action.
+
+    Every step of every case is read with this, and a game has a few thousand distinct
+    actions: each text is parsed once (the action is an immutable value; a text that is
+    no action is not remembered, and raises each time)."""
+    return _parse_text(value) if len(value) <= _REMEMBERED else _read_text(value)
+
+
+_REMEMBERED = 64
+"""The longest action text remembered: a four-card swap with a knock is shorter."""
+
+
+@lru_cache(maxsize=1 << 14)
+def _parse_text(value: str) -> Action:
+    return _read_text(value)
+
+
+def _read_text(value: str) -> Action:
     tokens = value.split()
     if not tokens:
         raise ActionSyntaxError("empty action")

@@ -78,6 +78,18 @@ def seat_name(seat: int) -> str:
     return f"P{seat + 1}"
 
 
+class _SeatNames(dict[int, str]):
+    """Seat number to name, remembered as asked for (the adapter names every seat of
+    every round record and state it writes)."""
+
+    def __missing__(self, seat: int) -> str:
+        name = self[seat] = seat_name(seat)
+        return name
+
+
+SEAT_NAME: dict[int, str] = _SeatNames()
+"""Seat number to name (``SEAT_NAME[0] == "P1"``), for loops that name many seats."""
+
 SEAT_DIGITS = 3
 """A seat's number has at most this many digits: ``P999`` is beyond any table already, and
 reading a number of thousands of digits is slow (Python refuses them)."""

@@ -145,16 +145,21 @@ def _int(digits: str) -> int:
 
 
 def _too_deep(value: Any) -> bool:
-    """True when arrays and objects nest deeper than :data:`MAX_DEPTH`."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item
-        for child in children:
-            if isinstance(child, dict | list):
-                if depth >= MAX_DEPTH:
-                    return True
-                stack.append((child, depth + 1))
+    """True when arrays and objects nest deeper than :data:`MAX_DEPTH` (``value`` is what
+    ``json.loads`` made: exactly dicts and lists). One level at a time, every request."""
+    level = [value]
+    depth = 1
+    while level:
+        deeper = []
+        for item in level:
+            for child in item.values() if type(item) is dict else item:
+                kind = type(child)
+                if kind is dict or kind is list:
+                    deeper.append(child)
+        if deeper and depth >= MAX_DEPTH:
+            return True
+        level = deeper
+        depth += 1
     return False
 
 

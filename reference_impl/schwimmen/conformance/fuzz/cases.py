@@ -28,10 +28,11 @@ from typing import Any
 
 from schwimmen.conformance.fixtures import parameter_values
 from schwimmen.conformance.fuzz.probes import choose
+from schwimmen.engine.adapter import Played
 from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import evaluator_for
-from schwimmen.engine.match import Match, SetupError
-from schwimmen.engine.reasons import IllegalAction
+from schwimmen.engine.match import Match, SetupError, shuffled
+from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action, ActionKind
 from schwimmen.protocol.cards import Card, make, seat_name, text
@@ -102,6 +103,9 @@ class Playthrough:
     plan: Plan
     case: dict[str, Any]
     starts: list[RoundStart] = field(default_factory=list)
+    outcome: dict[str, Any] | None = None
+    """The reference's outcome of ``case``, gathered while it was played (None: the
+    playthrough went further than the case, which must be run to know it)."""
 
     @property
     def steps(self) -> int:
@@ -122,8 +126,11 @@ def category(action: Action) -> str:
 
 
 def _category(action: Action) -> str:
-    kind = action.kind
-    if action.knock or kind is ActionKind.KNOCK:
+    return _category_of(action.kind, action.knock)
+
+
+def _category_of(kind: ActionKind, knock: bool) -> str:
+    if knock or kind is ActionKind.KNOCK:
         return "knock"
     if kind is ActionKind.PASS:
         return "pass"
@@ -134,6 +141,10 @@ def _category(action: Action) -> str:
     if kind is ActionKind.DISCARD:
         return "discard"
     return "other"
+
+
+_MOVE_CATEGORY = {kind: _category_of(kind, False) for kind in ActionKind}
+"""The category of an action of each kind that carries no knock."""
 
 
 # ---------------------------------------------------------------------------- packs
@@ -199,8 +210,7 @@ def make_pack(
 ) -> list[Card]:
     """A shuffled pack, sometimes stacked with special hands for ``players`` players,
     sometimes cut short (never shorter than a deal to all ``seats`` uses)."""
-    pack = list(evaluator_for(rules).pack)
-    rng.shuffle(pack)
+    pack = shuffled(evaluator_for(rules).pack, rng)
     places = _destinations(rules, players)
     if rng.random() < rig and places:
         how = rng.choice(("triple", "maximum", "mirror", "tie"))
@@ -301,16 +311,22 @@ class _Legal:
         self._all: list[Action] = []
 
     def _grouped(self) -> dict[str, list[Action]]:
+        """The legal actions by category, each group in the legal order. The knocks are
+        the tail of the legal list (``legal_split``); a move's category is its kind's."""
         if self._by is None:
-            self._all = self.match.legal_actions()
+            moves, knocks = self.match.legal_split()
+            self._all = moves + knocks
             by: dict[str, list[Action]] = {}
-            for action in self._all:
-                what = _CATEGORY.get((action.kind, action.knock)) or category(action)
+            for action in moves:
+                what = _MOVE_CATEGORY[action.kind]
                 group = by.get(what)
                 if group is None:
                     by[what] = [action]
                 else:
                     group.append(action)
+            if knocks:
+                group = by.get("knock")
+                by["knock"] = knocks if group is None else group + knocks
             self._by = by
         return self._by
 
@@ -337,19 +353,21 @@ def _step(
     return match.to_move(), chosen[decision.pick % len(chosen)]
 
 
-def _apply(match: Match, seat: int | None, action: Action | None) -> bool:
-    """Play a step; False when it needed a pack the plan does not have (too short for
-    the table: cut for fewer players than the next match seats again)."""
+def _apply(match: Match, seat: int | None, action: Action | None) -> tuple[bool, Reason | None]:
+    """Play a step: (True, None) when it was accepted, (True, the reason) when it was
+    refused (a probe, refused as it should be; the case expects the same refusal), and
+    False when it needed a pack the plan does not have (too short for the table: cut for
+    fewer players than the next match seats again)."""
     try:
         if action is None:
             match.next_match()
         else:
             match.apply(action, seat)
-    except IllegalAction:
-        pass  # a probe, refused as it should be; the case expects the same refusal
+    except IllegalAction as exc:
+        return True, exc.reason
     except SetupError:
-        return False
-    return True
+        return False, None
+    return True, None
 
 
 class _Starts:
@@ -405,6 +423,8 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
         return None
     steps: list[tuple[int | None, Action | None]] = []
     used: list[Decision] = []
+    played = Played(match)
+    exact = True
     starts = _Starts(match)
     starts.scan(0)
     rounds, over = match.round_no, match.over
@@ -423,10 +443,15 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
         step = _step(match, decision, legal)
         if step is None:
             continue
-        if not _apply(match, *step) or match.round_no > len(packs):
+        playable, refused = _apply(match, *step)
+        if not playable or match.round_no > len(packs):
+            exact = False  # the match went a step further than the case
             break  # that step dealt a round from a pack the case would not give
         used.append(decision)
         steps.append(step)
+        played.step(refused)
+        if step[1] is None and refused is None and isinstance(plan.lives, int):
+            exact = False  # the case's next match begins with the ruleset's lives
         starts.scan(len(used))
         rounds, over = match.round_no, match.over
         if drawer is not None:
@@ -435,7 +460,7 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
                 match.decks.append(list(packs[-1]))
     final = replace(plan, packs=tuple(packs[:rounds]), decisions=tuple(used))
     case = to_case(ruleset, final, steps, rounds > 1 or over)
-    return Playthrough(final, case, starts.found)
+    return Playthrough(final, case, starts.found, played.outcome() if exact else None)
 
 
 def to_case(

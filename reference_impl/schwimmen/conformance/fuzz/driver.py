@@ -316,12 +316,16 @@ class FuzzRun:
     # ------------------------------------------------------------------ a worker
     def _work(self, worker: ProcessImplementation, finished: threading.Event) -> None:
         try:
-            while (number := self._take()) is not None:
-                done = generate(self.ruleset, case_rng(self.options.seed, number))
-                ref = _outcome(run_case(done.case))
+            # Case n+1 is made while the implementation plays case n: the two processes
+            # work at once, and the implementation is never kept waiting for a case.
+            ready = self._prepare()
+            while ready is not None and not self.stop.is_set():
+                number, done, ref = ready
                 self._bound(worker)
                 asked = time.monotonic()
-                reply = worker.run(self._request(done.case))
+                pending = worker.submit(self._request(done.case))
+                ready = self._prepare()
+                reply = worker.receive(pending)
                 if self._cut_short(reply, asked):
                     break
                 self._one(worker, number, done, ref, reply)
@@ -336,6 +340,17 @@ class FuzzRun:
                     self._twice(late)
             finally:
                 finished.set()
+
+    def _prepare(self) -> tuple[int, Playthrough, Mapping[str, Any] | None] | None:
+        """The next case to send: its number, the playthrough, the reference's outcome
+        (as the reference played it while making it, or else by running it)."""
+        number = self._take()
+        if number is None:
+            return None
+        done = generate(self.ruleset, case_rng(self.options.seed, number))
+        if done.outcome is not None:  # gathered while the case was made
+            return number, done, done.outcome
+        return number, done, _outcome(run_case(done.case))
 
     def _cut_short(self, reply: Reply, asked: float) -> bool:
         """The request failed only because the budget ended moments after it was sent:

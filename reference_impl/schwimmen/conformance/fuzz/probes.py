@@ -16,6 +16,7 @@ number of candidates that lead to it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from schwimmen.engine.match import Match
 from schwimmen.engine.reasons import Reason
@@ -88,10 +89,16 @@ def _own_actions(match: Match, seat: int) -> list[Action]:
     if hand and rnd.middle:
         actions.append(swap(hand[0], rnd.middle[0]))
     if len(hand) >= 2 and len(middle) >= 2:
-        actions.append(Action(ActionKind.SWAP, tuple(hand[:2]), tuple(middle[:2])))
-        actions.append(Action(ActionKind.SWAP, tuple(hand[:2]), tuple(middle[:1])))
-        actions.append(Action(ActionKind.SWAP, (hand[0], hand[0]), tuple(middle[:2])))
+        actions.append(_swap_many(tuple(hand[:2]), tuple(middle[:2])))
+        actions.append(_swap_many(tuple(hand[:2]), tuple(middle[:1])))
+        actions.append(_swap_many((hand[0], hand[0]), tuple(middle[:2])))
     return actions
+
+
+@lru_cache(maxsize=1 << 14)
+def _swap_many(give: tuple[Card, ...], take: tuple[Card, ...]) -> Action:
+    """A swap of several cards, made once (actions are immutable values)."""
+    return Action(ActionKind.SWAP, give, take)
 
 
 def candidates(match: Match) -> list[Probe]:
@@ -129,7 +136,7 @@ def choose(match: Match, pick: int) -> Probe | None:
     found = candidates(match)
     if not found:
         return None
-    codes = sorted({p.reason.value for p in found})
+    codes = sorted({p.reason for p in found})  # a Reason is its code (a str)
     code = codes[pick % len(codes)]
-    group = [p for p in found if p.reason.value == code]
+    group = [p for p in found if p.reason is code]
     return group[(pick // len(codes)) % len(group)]
