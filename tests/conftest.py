@@ -18,6 +18,14 @@ from schwimmen.spec.loader import Catalog
 REQUIRE_SOURCES = os.environ.get("SCHWIMMEN_REQUIRE_SOURCES") == "1"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test of the whole built site waits for a full ``mkdocs build`` (minutes of CPU), so
+    it belongs to the slow set that ``.ci/run`` runs beside the README's test command."""
+    for item in items:
+        if "clean_site" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
     return Catalog.load()

@@ -6,6 +6,9 @@ Needs selenium, a Chromium and its chromedriver (Debian: ``apt-get install chrom
 chromium-driver``) and mkdocs (``pip install -e '.[docs]'``); skipped with the reason
 when any is missing. Set ``SCHWIMMEN_SITE_DIR`` to test an already built site, and
 ``SCHWIMMEN_SCREENSHOTS`` to keep the screenshots (default: a temporary directory).
+
+The whole tour is in the slow set (``pytest -m slow``, which ``.ci/run`` runs too): it
+needs the full site build and a browser, minutes of CPU.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 DESKTOP = (1280, 900)
