@@ -59,6 +59,25 @@ def test_every_decision_the_spec_names_has_a_title(catalog: Catalog) -> None:
     assert build_context(catalog).decisions <= set(decisions.titles)
 
 
+def test_every_default_of_the_catalog_names_a_decision(catalog: Catalog) -> None:
+    """A value chosen where the sources are silent is traceable to a numbered decision,
+    "this game has no such rule" included (U54), so the site can say why it stands."""
+    from schwimmen.spec.loader import provenance_of
+    from schwimmen.spec.model import ProvenanceKind
+
+    decisions, _ = load_decisions()
+    assert decisions is not None
+    files = [*catalog.rulesets.values(), *catalog.house_rules.values()]
+    defaults = [
+        (sf.id, path, provenance_of(entry).decision)
+        for sf in files
+        for path, entry, _ in sf.entries()
+        if provenance_of(entry).kind is ProvenanceKind.DEFAULT
+    ]
+    assert len(defaults) > 100
+    assert [d for d in defaults if d[2] not in decisions.titles] == []
+
+
 def test_a_scenario_listed_twice_is_reported_at_its_line(tmp_path: Path) -> None:
     path, text = _copy(tmp_path, "disagreements.yaml", lambda t: t.replace("id: F02", "id: F01"))
     _, errors = load_disagreements(path)

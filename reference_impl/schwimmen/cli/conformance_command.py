@@ -16,8 +16,10 @@ from rich.text import Text
 
 from schwimmen.cli import argtypes
 from schwimmen.conformance import history, report
-from schwimmen.conformance.coverage import coverage
-from schwimmen.conformance.fixtures import load_fixtures
+from schwimmen.conformance.compositions import check, compositions
+from schwimmen.conformance.compositions import sample as composition_sample
+from schwimmen.conformance.coverage import coverage, house_rule_coverage
+from schwimmen.conformance.fixtures import Fixture, load_fixtures, select
 from schwimmen.conformance.harness import (
     Options,
     SuiteResult,
@@ -33,6 +35,21 @@ from schwimmen.spec.cache import cached_catalog
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.sources import NO_QUOTES_HELP, quote_check_skipped
+
+COMPOSITION_SAMPLE = 60
+"""Compositions a plain ``lint`` checks (seconds); ``--mutations`` (CI) checks them all."""
+
+
+ALL = -1
+
+
+def _compositions(text: str) -> int:
+    """``all`` (``ALL``), ``none`` (0) or a positive number of compositions."""
+    if text == "all":
+        return ALL
+    if text == "none":
+        return 0
+    return argtypes.positive_int(text)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -120,6 +137,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="lint: also change every ruleset one parameter at a time and report cases whose "
         "outcome depends on a parameter they do not pin (minutes)",
+    )
+    p.add_argument(
+        "--compositions",
+        metavar="all|N|none",
+        type=_compositions,
+        default=None,
+        help="lint: run the suite on the reference for every house rule on every ruleset it "
+        "fits, every pair on the origin of either and a seeded sample of triples (all), a "
+        f"seeded sample of N of them, or none (default: a sample of {COMPOSITION_SAMPLE} for "
+        "the suite's own fixtures, all with --mutations, none with --fixtures)",
     )
     p.add_argument("--no-quotes", action="store_true", help="lint: " + NO_QUOTES_HELP)
 
@@ -213,10 +240,58 @@ def _run_suite(
         print(_summary(suite))
     elif args.format == "pretty":
         report.print_pretty(console, suite, show_passed=args.show_passed)
+        _print_house_rules(console, catalog, args)
     else:
         sys.stdout.write(_render(suite, args.format, args.show_passed))
         sys.stderr.write(changed)
     return code
+
+
+def _lint_compositions(args: argparse.Namespace, catalog: Catalog, fixtures: list[Fixture]) -> bool:
+    """The composition lint: the reference passes every case the suite selects for every
+    composition checked; each failure names the parameter the case does not pin."""
+    count = args.compositions
+    if count is None:
+        count = ALL if args.mutations else 0 if args.fixtures else COMPOSITION_SAMPLE
+    if count == 0:
+        return True
+    plan = compositions(catalog)
+    names = list(plan.names) if count == ALL else composition_sample(plan, count)
+    passing = [catalog.resolve(n) for n in catalog.standard_names()]
+    failures, distinct = check(catalog, fixtures, names, passing)
+    for failure in failures:
+        print(failure)
+    shown = (
+        f"{len(names)} compositions ({len(plan.singles)} house rules on a ruleset, "
+        f"{len(plan.pairs)} pairs, {len(plan.triples)} triples; {distinct} distinct rulesets)"
+        if count == ALL
+        else f"{len(names)} of {len(plan.names)} compositions (a seeded sample; "
+        f"{distinct} distinct rulesets; --compositions all for every one)"
+    )
+    if failures:
+        print(f"{len(failures)} case(s) fail on the reference on {shown}", file=sys.stderr)
+        return False
+    print(f"OK: the reference passes every case the suite selects on {shown}")
+    return True
+
+
+def _print_house_rules(console: Console, catalog: Catalog, args: argparse.Namespace) -> None:
+    """For each composition named with ``--ruleset``: how many cases test what its house
+    rules change, and which expect otherwise than on its base (a pass equal to the base's
+    says nothing about the rule)."""
+    named = [catalog.resolve(n) for n in args.ruleset]
+    compositions = [r for r in named if r.overlays]
+    if not compositions:
+        return
+    fixtures, _ = load_fixtures(args.fixtures)
+    fixtures = select(fixtures, pattern=args.pattern, kinds=args.kind)
+    for ruleset in compositions:
+        cov = house_rule_coverage(fixtures, ruleset, catalog.resolve(ruleset.base))
+        lines = cov.lines()
+        style = "bold" if cov.tests or not cov.changed else "bold yellow"
+        console.print(Text(lines[0], style="bold"))
+        for line in lines[1:]:
+            console.print(Text(line, style=style if line is lines[1] else ""))
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -236,11 +311,13 @@ def run(args: argparse.Namespace, console: Console) -> int:
         if unchecked and not args.no_quotes:
             print(quote_check_skipped(unchecked), file=sys.stderr)
             return 1
+        fixtures, _ = load_fixtures(args.fixtures)
+        if not _lint_compositions(args, catalog, fixtures):
+            return 1
         if args.mutations:
             from schwimmen.conformance.mutations import hidden_dependencies
 
-            fixtures, _ = load_fixtures(args.fixtures)
-            hidden, tried = hidden_dependencies(fixtures)
+            hidden, tried = hidden_dependencies(fixtures, catalog.standard_names())
             for item in hidden:
                 print(item)
             if hidden:
@@ -248,7 +325,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
                     f"{len(hidden)} hidden dependencies ({tried} mutated rulesets)", file=sys.stderr
                 )
                 return 1
-            print(f"OK: no case depends on a parameter it does not pin ({tried} mutated rulesets)")
+            print(
+                f"OK: no case depends on a parameter it does not pin ({tried} mutated rulesets, "
+                "of every ruleset and every house rule on its own)"
+            )
         skipped = f"; {unchecked} quote(s) NOT checked (--no-quotes)" if unchecked else ""
         print(f"OK: {count} fixtures lint clean{skipped}")
         return 0

@@ -138,3 +138,94 @@ def coverage(
                 if f.id not in ids:
                     ids.append(f.id)
     return Coverage(report, pinned, cases, len(fixtures), mentioned)
+
+
+@dataclass(frozen=True)
+class RuleTest:
+    """A case that tests a house rule: it names a parameter the rule changes, or the base
+    gets another expectation of its fixture (another case, or none)."""
+
+    fixture: str
+    case: str
+    base_case: str | None
+    pins: tuple[str, ...]
+
+    @property
+    def differs(self) -> bool:
+        return self.base_case != self.case
+
+
+@dataclass(frozen=True)
+class HouseRuleCoverage:
+    """The tinkerer's question for one composition: does anything test my rule?"""
+
+    ruleset: str
+    base: str
+    changed: tuple[tuple[str, Any, Any], ...]
+    """(parameter, the base's value, this composition's value) for every value changed."""
+    tests: tuple[RuleTest, ...]
+
+    @property
+    def differing(self) -> list[RuleTest]:
+        return [t for t in self.tests if t.differs]
+
+    def fuzz_command(self) -> str:
+        play = f"schwimmen serve --play {self.ruleset}"
+        return f'schwimmen fuzz --impl "{play}" --ruleset {self.base}'
+
+    def lines(self) -> list[str]:
+        """What the report says, one line each (plain text; the caller styles it)."""
+        if not self.changed:
+            base = self.base
+            return [f"{self.ruleset} changes no parameter of {base}: its cases are {base}'s."]
+        shown = ", ".join(
+            f"{p} ({json.dumps(old, ensure_ascii=False)} -> {json.dumps(new, ensure_ascii=False)})"
+            for p, old, new in self.changed
+        )
+        out = [f"{self.ruleset} changes {shown} of {self.base}."]
+        if not self.tests:
+            out.append(
+                f"No case depends on the parameters it changes: every case that ran checks "
+                f"{self.base}'s rules only, and a pass says nothing about the house rule. "
+                f"To write the first case: {self.fuzz_command()}"
+            )
+            return out
+        out.append(
+            f"{len(self.tests)} case(s) depend on them; {len(self.differing)} expect "
+            f"otherwise than on {self.base}:"
+        )
+        for t in self.tests:
+            pins = f" (pins {', '.join(t.pins)})" if t.pins else ""
+            if not t.differs:
+                out.append(f"  {t.fixture}: {t.case!r}, as on {self.base}{pins}")
+            elif t.base_case is None:
+                out.append(f"  {t.fixture}: {t.case!r}; {self.base} gets no case of it{pins}")
+            else:
+                out.append(f"  {t.fixture}: {t.case!r}; on {self.base} {t.base_case!r}{pins}")
+        return out
+
+
+def house_rule_coverage(
+    fixtures: Sequence[Fixture], ruleset: Ruleset, base: Ruleset
+) -> HouseRuleCoverage:
+    """Which cases test what ``ruleset``'s house rules change from ``base``: those whose
+    predicates name a changed parameter, and those whose fixture expects otherwise on the
+    base (another case applies there, or none)."""
+    here, there = ruleset.values(), base.values()
+    changed = tuple(
+        (p.path, there.get(p.path), here[p.path])
+        for p in PARAMETERS
+        if p.path in here and _key(here[p.path]) != _key(there.get(p.path))
+    )
+    paths = {p for p, _, _ in changed}
+    tests = []
+    for f in fixtures:
+        case = f.applicable_case(ruleset)
+        if case is None:
+            continue
+        other = f.applicable_case(base)
+        pins = tuple(sorted(paths & set(case.where)))
+        if pins or other is not case:
+            label = other.label() if other is not None else None
+            tests.append(RuleTest(f.id, case.label(), label, pins))
+    return HouseRuleCoverage(ruleset.id, base.id, changed, tuple(tests))

@@ -14,6 +14,7 @@ silently. The fix is a predicate pinning the values under which the outcome hold
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,12 +89,19 @@ def alternatives() -> dict[str, list[Any]]:
     return out
 
 
-def hidden_dependencies(fixtures: list[Fixture]) -> tuple[list[HiddenDependency], int]:
-    """Every hidden dependency found, and the number of mutated rulesets tried."""
+def hidden_dependencies(
+    fixtures: list[Fixture], bases: Sequence[str] | None = None
+) -> tuple[list[HiddenDependency], int]:
+    """Every hidden dependency found, and the number of mutated rulesets tried.
+
+    ``bases`` are the rulesets mutated: by default every ruleset of the catalog; the lint
+    in CI adds every house rule on its own ruleset, so that a case is checked next to
+    compositions too. A mutant with the same parameters as one tried already is skipped."""
     catalog = Catalog.load()
     found: list[HiddenDependency] = []
     tried = 0
-    for base in sorted(catalog.rulesets):
+    seen: set[str] = set()
+    for base in bases if bases is not None else sorted(catalog.rulesets):
         values = catalog.resolve(base).values()
         for path, choices in alternatives().items():
             if path not in values:
@@ -105,6 +113,10 @@ def hidden_dependencies(fixtures: list[Fixture]) -> tuple[list[HiddenDependency]
                     ruleset = catalog.mutant(base, {path: value})
                 except SpecErrors:
                     continue
+                key = json.dumps(ruleset.values(), sort_keys=True)
+                if key in seen:
+                    continue
+                seen.add(key)
                 tried += 1
                 for result in run_in_process(planned(fixtures, [ruleset]), run_case):
                     case = result.case
