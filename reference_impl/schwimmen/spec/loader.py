@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 
 from schwimmen.resources import spec_dir
-from schwimmen.spec import consistency
+from schwimmen.spec import consistency, termination
 from schwimmen.spec.errors import JsonPath, Notice, SpecError, SpecErrors
 from schwimmen.spec.model import (
     TRANSLATED,
@@ -491,6 +491,11 @@ class Catalog:
         if errors:
             return
         for key, message in consistency.problems(values):
+            p = placed[key]
+            errors.append(p.file.doc.error((*p.path, "value"), message))
+        if errors:
+            return
+        for key, message in termination.problems(base.id, base_values, values):
             p = placed[key]
             errors.append(p.file.doc.error((*p.path, "value"), message))
 
