@@ -12,7 +12,11 @@ The sweep, for every ruleset as the base:
   table, every value some shipped ruleset or house rule gives it), set alone on the base
   (a *single*), where the loader accepts it;
 * every two singles of two different parameters, set together (a *pair*), where the
-  loader accepts them.
+  loader accepts them, and where each single alone changes something the search sees
+  (the walk's legal actions or endings differ from the base's): a pair with a change
+  that alters nothing on the deals searched is counted
+  (``pairs_with_a_change_the_search_does_not_see``), not searched. A pair that the loader
+  accepts only together (neither single alone) is not tried either.
 
 A finding is a single or a pair under which the search met a position with no legal
 action, or a position from which no sequence of actions ends the round (the search saw
@@ -368,6 +372,7 @@ def sweep(
 
 
 HEADER = (
+    "# yaml-language-server: $schema=../schemas/contradictions.schema.json\n"
     "# Compositions the loader refuses because a round cannot end or a rule can never apply.\n"
     "# Written by `python -m schwimmen.spec.termination --write` (the search over small\n"
     "# positions, schwimmen.engine.reachability, over every single and pair of parameter\n"
