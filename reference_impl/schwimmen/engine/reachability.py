@@ -17,8 +17,6 @@ a real pack; this search walks it where it is small and says only what it saw:
   an end, or exhausts every position reachable from there (a proof that the round can never
   end from it: *never ends*), or runs out of its budget (*unknown*, never reported as
   either);
-* the walk's legal actions and endings are summed up in a ``trace``: a change of the
-  rules that leaves it as it was changed nothing the search can see;
 * along the way it notes what was ever possible (:data:`ABILITIES`: a knock, a pass, the
   end of a round), so that a rule that can never apply is seen as an ability gone missing.
 
@@ -88,7 +86,6 @@ class Outcome:
     checked: int
     unknown: int
     seen: tuple[tuple[str, int], ...]
-    trace: int = 0
     dead_end: Witness | None = None
     never_ends: Witness | None = None
 
@@ -258,7 +255,7 @@ def explore(
     positions), the other positions where no playout ended the round count as unknown."""
     evaluator = evaluator_for(rules)
     abilities: Counter[str] = Counter()
-    positions = checked = unknown = searched = trace = 0
+    positions = checked = unknown = searched = 0
     for seats in _table_sizes(rules):
         for seed in range(deals):
             rng = random.Random(seats * 1_000_003 + seed)
@@ -273,8 +270,7 @@ def explore(
                 legal = rnd.legal_actions()
                 if not legal:
                     dead_end = Witness(seats, seed, tuple(path))
-                    return Outcome(positions, checked, unknown, _seen(abilities), trace, dead_end)
-                trace = hash((trace, tuple(a.text for a in legal)))
+                    return Outcome(positions, checked, unknown, _seen(abilities), dead_end)
                 if any(_is_knock(a) for a in legal):
                     abilities[KNOCK] += 1
                 if any(a.kind is ActionKind.PASS and not a.knock for a in legal):
@@ -297,7 +293,6 @@ def explore(
                                 checked,
                                 unknown,
                                 _seen(abilities),
-                                trace,
                                 None,
                                 never_ends,
                             )
@@ -306,8 +301,7 @@ def explore(
                 rnd.apply(action, checked=True)
             if rnd.result is not None:
                 abilities[ROUND_ENDS] += 1
-                trace = hash((trace, rnd.result.reason.value))
-    return Outcome(positions, checked, unknown, _seen(abilities), trace)
+    return Outcome(positions, checked, unknown, _seen(abilities))
 
 
 def _seen(counts: Counter[str]) -> tuple[tuple[str, int], ...]:

@@ -12,16 +12,14 @@ The sweep, for every ruleset as the base:
   table, every value some shipped ruleset or house rule gives it), set alone on the base
   (a *single*), where the loader accepts it;
 * every two singles of two different parameters, set together (a *pair*), where the
-  loader accepts them, and where each single alone changes something the search sees
-  (the walk's legal actions or endings differ from the base's): a pair with a change
-  that alters nothing on the deals searched is counted
-  (``pairs_with_a_change_the_search_does_not_see``), not searched. A pair that the loader
-  accepts only together (neither single alone) is not tried either.
+  loader accepts them.
 
 A finding is a single or a pair under which the search met a position with no legal
 action, or a position from which no sequence of actions ends the round (the search saw
 every position reachable from it), or under which something the base and each of its
-changes alone allow (a knock, a pass, the end of a round) was never possible. A pair is a
+changes alone allow (a knock, a pass) was never possible; that no round searched could
+be ended is noted with these, and is no finding on its own (without a proof it may be a
+round that ends only rarely). A pair is a
 finding only where neither of its singles is one; a single is reported with the base's
 parameters that take part (``with``: changing one of them to some other value lets the
 search find what was missing), so that the message names both sides of the clash.
@@ -58,9 +56,9 @@ if TYPE_CHECKING:
 
 FILE = "contradictions.yaml"
 IMPOSSIBLE: Mapping[str, str] = {
-    "knock": "nobody may ever knock (or close)",
-    "pass": "nobody may ever pass",
-    "round-ends": "no round ever ends",
+    "knock": "nobody may knock (or close) in any position searched",
+    "pass": "nobody may pass in any position searched",
+    "round-ends": "no round searched could be ended",
 }
 _ABILITY_ORDER = tuple(IMPOSSIBLE)
 
@@ -199,7 +197,6 @@ class _Run:
     searched: int = 0
     tried: int = 0
     unknown: int = 0
-    neutral: int = 0
     progress: Callable[[str], None] | None = None
 
     def outcome(
@@ -239,6 +236,14 @@ def _restores(pair: Outcome, lost: tuple[str, ...]) -> bool:
     return pair.ok and not pair.unknown and all(pair.share(a) >= ROBUST for a in lost)
 
 
+def _refusable(lost: tuple[str, ...], outcome: Outcome) -> bool:
+    """Refused: a proof (a dead end, a round that can never end), or a knock or a pass
+    that was never legal. A round that no search could end, without a proof, is not
+    enough: rounds that end only on a rare 31 (tri-palki with close-only-with-31) are
+    possible, only long."""
+    return not outcome.ok or any(a != "round-ends" for a in lost)
+
+
 def _witnesses(outcome: Outcome) -> dict[str, str]:
     out = {}
     if outcome.dead_end is not None:
@@ -266,13 +271,9 @@ def _base_findings(run: _Run, base: str, domain: Mapping[str, list[Any]]) -> lis
                 singles[(path, repr(value))] = ((path, value), outcome)
     broken = {k for k, (_, o) in singles.items() if not o.ok}
     lossy = {k: lost for k, (_, o) in singles.items() if o.ok and (lost := _lost(o, base_outcome))}
-    neutral = {k for k, (_, o) in singles.items() if o.trace == base_outcome.trace}
     pairs: dict[tuple[_Key, _Key], Outcome] = {}
     for a, b in combinations(sorted(singles), 2):
         if a[0] == b[0] or (a in broken and b in broken):
-            continue
-        if a in neutral or b in neutral:
-            run.neutral += 1
             continue
         prove = a not in broken and b not in broken
         outcome = run.outcome(base, dict([singles[a][0], singles[b][0]]), prove=prove)
@@ -291,7 +292,7 @@ def _base_findings(run: _Run, base: str, domain: Mapping[str, list[Any]]) -> lis
                 if key in (a, b) and (b if a == key else a) not in broken and _restores(pair, lost)
             }
         )
-        if key in lossy and not partners:
+        if key in lossy and (not partners or not _refusable(lost, outcome)):
             continue  # what the rule means (passing forbidden: nobody passes), not a clash
         flagged.add(key)
         found.append(Finding(base, (change,), tuple(partners), lost, **_witnesses(outcome)))
@@ -299,7 +300,7 @@ def _base_findings(run: _Run, base: str, domain: Mapping[str, list[Any]]) -> lis
         if a in flagged or b in flagged:
             continue
         lost = _lost(outcome, singles[a][1], singles[b][1])
-        if lost or not outcome.ok:
+        if _refusable(lost, outcome):
             changes = (singles[a][0], singles[b][0])
             found.append(Finding(base, changes, (), lost, **_witnesses(outcome)))
     return found
@@ -322,7 +323,6 @@ def _one_base(
     counts = {
         "tried": run.tried,
         "searched": run.searched,
-        "pairs_with_a_change_the_search_does_not_see": run.neutral,
         "searched_with_unknown": run.unknown,
     }
     return counts, found
