@@ -9,9 +9,13 @@ option that takes a number, a folder or a command line is parsed by one of these
 from __future__ import annotations
 
 import argparse
+import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
+
+from schwimmen.spec.yamlread import YamlError, read_text
 
 MAX_SECONDS = 86400.0  # a day: any longer budget or timeout is a typo
 
@@ -65,3 +69,43 @@ def command(text: str) -> str:
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text
+
+
+def setting(text: str) -> tuple[str, Any]:
+    """``PARAMETER=VALUE`` with the value read as a spec file's YAML is read, within the
+    same limits (size, nesting depth, alias expansion, 64-bit numbers, no NaN or infinity):
+    a value given on the command line is no more trusted than one in a file."""
+    path, sep, raw = text.partition("=")
+    path = path.strip()
+    if not sep or not path:
+        raise argparse.ArgumentTypeError(f"{text[:60]!r}: write PARAMETER=VALUE")
+    if not raw.strip():
+        raise argparse.ArgumentTypeError(f"{path}: no value after '='")
+    try:
+        value = read_text(f"--set {path}", raw).data
+    except YamlError as exc:
+        problem = exc.error.message.replace("the document", "the value").replace("file ", "")
+        raise argparse.ArgumentTypeError(f"{path}: {problem}") from None
+    return path, value
+
+
+class SetOnce(argparse.Action):
+    """Collects ``--set P=V`` into a mapping; a parameter set twice is a usage error (the
+    last one silently winning would test another engine than the one asked for)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        path, value = values if isinstance(values, tuple) else setting(str(values))
+        changes = dict(getattr(namespace, self.dest, None) or {})
+        if path in changes:
+            parser.error(
+                f"argument {option_string}: {path} is set twice "
+                f"({json.dumps(changes[path])} and {json.dumps(value)}); set it once"
+            )
+        changes[path] = value
+        setattr(namespace, self.dest, changes)

@@ -192,19 +192,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             print(f"schwimmen serve: error: {flag} needs --play RULESET", file=sys.stderr)
             return 2
         return serve()
-    import yaml
-
-    changes: dict[str, Any] = {}
-    for item in args.set:
-        path, sep, raw = item.partition("=")
-        if not sep or not path:
-            print(f"schwimmen serve: error: --set {item!r}: write PARAMETER=VALUE", file=sys.stderr)
-            return 2
-        try:
-            changes[path.strip()] = yaml.safe_load(raw)
-        except yaml.YAMLError:
-            print(f"schwimmen serve: error: --set {item!r}: the value is not YAML", file=sys.stderr)
-            return 2
+    changes: dict[str, Any] = args.set
     try:
         catalog = _catalog()
         played = catalog.mutant(args.play, changes) if changes else catalog.resolve(args.play)
@@ -387,8 +375,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--set",
-        action="append",
-        default=[],
+        action=argtypes.SetOnce,
+        type=argtypes.setting,
+        default={},
         metavar="PARAMETER=VALUE",
         help="with --play: change one parameter of it (repeatable; the value is YAML: "
         "penalties.knocker_lowest=2, comparison.suit_order=[C,S,H,D])",

@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Any
 
 from schwimmen.resources import spec_dir
-from schwimmen.spec import consistency
+from schwimmen.spec import consistency, termination
 from schwimmen.spec.errors import JsonPath, Notice, SpecError, SpecErrors
 from schwimmen.spec.model import (
     TRANSLATED,
@@ -517,6 +517,11 @@ class Catalog:
         if errors:
             return
         for key, message in consistency.problems(values):
+            p = placed[key]
+            errors.append(p.file.doc.error((*p.path, "value"), message))
+        if errors:
+            return
+        for key, message in termination.problems(base.id, base_values, values):
             p = placed[key]
             errors.append(p.file.doc.error((*p.path, "value"), message))
 

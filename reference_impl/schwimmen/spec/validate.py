@@ -7,7 +7,9 @@ bibliography, the decisions, the disagreements (with their quotes), a widget's w
 (``spec/widgets/``, a ``words`` mapping), a ruleset or a house rule as its name, folder or
 ``kind`` says, and then
 resolved on the ruleset its ``origin`` names (a ruleset on the one it ``extends``), so
-every error a later ``show`` or ``play`` would hit is reported now. A file that is none
+every error a later ``show`` or ``play`` would hit is reported now. Checking the catalog
+also checks the site's variant finder (``docs/data/finder.yaml``), whose answers are
+rule values and go stale with the rules. A file that is none
 of these is an error, never passed unread; so is a folder without a single YAML file.
 """
 
@@ -27,6 +29,7 @@ from schwimmen.spec.yamlread import YamlError, read_file
 
 BIBLIOGRAPHY = "sources.yaml"
 _FOLDER_KIND = {"rulesets": "ruleset", "house-rules": "house-rule"}
+FINDER = Path("docs/data/finder.yaml")  # read by the site, checked with the catalog
 
 
 @dataclass
@@ -97,6 +100,8 @@ def _check_alone(file: Path, catalog: Catalog, root: Path) -> list[SpecError]:
         except SpecErrors as exc:
             return list(exc.errors)
         return []
+    if file.name == FINDER.name or (kind is None and keys == {"words", "questions"}):
+        return _finder_errors(file)
     if file.name == decisions.FILE or (kind is None and keys == {"decisions"}):
         return decisions.load_decisions(file)[1]
     if file.name == disagreements.FILE or (kind is None and keys == {"labels", "sections"}):
@@ -124,6 +129,23 @@ def _check_alone(file: Path, catalog: Catalog, root: Path) -> list[SpecError]:
         except SpecErrors as exc:
             errors = list(exc.errors)
     return errors
+
+
+def _finder_errors(file: Path, shown_as: str | None = None) -> list[SpecError]:
+    from schwimmen.docsgen.finder import load_finder
+
+    try:
+        load_finder(file, shown_as)
+    except SpecErrors as exc:
+        return list(exc.errors)
+    return []
+
+
+def _beside(root: Path) -> Path | None:
+    """The variant finder's questions in the checkout that holds ``root`` (an installed
+    wheel ships no site, so there is none to check there)."""
+    path = root.parent / FINDER
+    return path if path.is_file() else None
 
 
 def validate_paths(paths: Iterable[Path], catalog: Catalog | None = None) -> Report:
@@ -156,6 +178,10 @@ def validate_paths(paths: Iterable[Path], catalog: Catalog | None = None) -> Rep
                 alone.append(file)
     if checked_catalog:
         report.errors.extend(catalog.check_all())
+        finder = _beside(root)
+        if finder is not None and _key(finder) not in {_key(f) for f in alone}:
+            report.files += 1
+            report.errors.extend(_finder_errors(finder, str(FINDER)))
     for file in alone:
         report.errors.extend(_check_alone(file, catalog, root))
     report.errors = sorted(set(report.errors))

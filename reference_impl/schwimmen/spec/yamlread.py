@@ -11,13 +11,15 @@ reader composes the node graph with the safe composer and builds the data itself
   expansion, the "billion laughs") are capped, so a hostile file is rejected quickly and
   in bounded memory;
 * every value's and every key's line and column are recorded by JSON path;
-* only regular files are opened (a FIFO or a device would block or never end), and an
+* only regular files are opened (a FIFO or a device would block or never end), an
   integer must fit in 64 bits (Python refuses to print one of 4,300 digits, and no
-  implementation the rules are written for could hold it).
+  implementation the rules are written for could hold it), and a number is finite (NaN
+  and infinity are no count of points or lives).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import stat
@@ -126,6 +128,8 @@ class _Builder:
                 raise self.fail(node, path, TOO_LARGE) from None
             if isinstance(value, float) and value != value:
                 raise self.fail(node, path, "NaN is not a value")
+            if isinstance(value, float) and value in (math.inf, -math.inf):
+                raise self.fail(node, path, "infinity is not a value")
             if isinstance(value, int) and not -MAX_INT < value < MAX_INT:
                 raise self.fail(node, path, TOO_LARGE)
             return value

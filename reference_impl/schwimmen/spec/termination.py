@@ -1,0 +1,408 @@
+"""Compositions under which a round cannot end, or a rule can never apply: refused.
+
+Every round of a valid ruleset can end (issue 19). Whether it can is a question for the
+engine (:mod:`schwimmen.engine.reachability` searches small positions); here that search
+is run over every parameter pair, once, offline, and what it finds is kept in
+``spec/contradictions.yaml``, which the loader reads so that ``validate`` and ``show``
+refuse such a composition when it is written, naming the parameters that clash.
+
+The sweep, for every ruleset as the base:
+
+* every other value of every parameter (an enum's choices; for a number, a list or a
+  table, every value some shipped ruleset or house rule gives it), set alone on the base
+  (a *single*), where the loader accepts it;
+* every two singles of two different parameters, set together (a *pair*), where the
+  loader accepts them.
+
+A finding is a single or a pair under which the search met a position with no legal
+action, or a position from which no sequence of actions ends the round (the search saw
+every position reachable from it), or under which something the base and each of its
+changes alone allow (a knock, a pass) was never possible; that no round searched could
+be ended is noted with these, and is no finding on its own (without a proof it may be a
+round that ends only rarely). A pair is a
+finding only where neither of its singles is one; a single is reported with the base's
+parameters that take part (``with``: changing one of them to some other value lets the
+search find what was missing), so that the message names both sides of the clash.
+
+``python -m schwimmen.spec.termination --write`` runs the sweep and writes the file; the
+slow test ``tests/test_termination.py`` runs it again and requires the same file, so the
+table can never go stale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from schwimmen.resources import spec_dir
+from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec.parameters import PARAMETERS
+from schwimmen.spec.yamlread import read_file
+
+if TYPE_CHECKING:
+    from schwimmen.engine.reachability import Outcome
+    from schwimmen.spec.loader import Catalog
+
+FILE = "contradictions.yaml"
+IMPOSSIBLE: Mapping[str, str] = {
+    "knock": "nobody may knock (or close) in any position searched",
+    "pass": "nobody may pass in any position searched",
+    "round-ends": "no round searched could be ended",
+}
+_ABILITY_ORDER = tuple(IMPOSSIBLE)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One single or pair of changes on ``base`` that the search refused."""
+
+    base: str
+    changes: tuple[tuple[str, Any], ...]
+    partners: tuple[str, ...]
+    impossible: tuple[str, ...]
+    dead_end: str | None = None
+    never_ends: str | None = None
+
+    def matches(self, base: str, base_values: Mapping[str, Any], values: Mapping[str, Any]) -> bool:
+        """True when a composition on ``base`` with ``values`` makes these changes and
+        keeps the base's values of the partners (the clash the search found)."""
+        if base != self.base:
+            return False
+        for path, value in self.changes:
+            if _plain(values.get(path)) != value or _plain(base_values.get(path)) == value:
+                return False
+        return all(_plain(values.get(p)) == _plain(base_values.get(p)) for p in self.partners)
+
+    def message(self, base_values: Mapping[str, Any]) -> str:
+        parts = [f"{path} {_shown(value)}" for path, value in self.changes]
+        parts += [
+            f"{p} {_shown(_plain(base_values.get(p)))} (from {self.base})" for p in self.partners
+        ]
+        what = [IMPOSSIBLE[a] for a in self.impossible]
+        if self.dead_end:
+            what.append(f"a position is reached where nobody has a legal action ({self.dead_end})")
+        if self.never_ends:
+            what.append(f"a round can never end from a reachable position ({self.never_ends})")
+        return (
+            f"with {' and '.join(parts)}, " + "; ".join(what) + " (found by the search over "
+            f"small positions on {self.base}; see spec/{FILE})"
+        )
+
+    def to_data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"base": self.base, "set": dict(self.changes)}
+        if self.partners:
+            out["with"] = list(self.partners)
+        if self.impossible:
+            out["impossible"] = list(self.impossible)
+        if self.dead_end:
+            out["dead_end"] = self.dead_end
+        if self.never_ends:
+            out["never_ends"] = self.never_ends
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_shown(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def _finding(raw: Mapping[str, Any]) -> Finding:
+    return Finding(
+        base=str(raw["base"]),
+        changes=tuple((str(k), v) for k, v in raw["set"].items()),
+        partners=tuple(raw.get("with", ())),
+        impossible=tuple(raw.get("impossible", ())),
+        dead_end=raw.get("dead_end"),
+        never_ends=raw.get("never_ends"),
+    )
+
+
+@cache
+def _table(path: Path) -> tuple[Finding, ...]:
+    if not path.is_file():
+        return ()
+    data = read_file(path).data
+    return tuple(_finding(raw) for raw in data.get("findings", ()))
+
+
+_checking = [True]
+
+
+@contextmanager
+def unchecked() -> Iterator[None]:
+    """Resolve without this table: the sweep that writes it must not read it."""
+    _checking.append(False)
+    try:
+        yield
+    finally:
+        _checking.pop()
+
+
+def findings(root: Path | None = None) -> tuple[Finding, ...]:
+    return _table((root or spec_dir()) / FILE)
+
+
+def problems(
+    base: str, base_values: Mapping[str, Any], values: Mapping[str, Any], root: Path | None = None
+) -> Iterator[tuple[str, str]]:
+    """``(parameter to blame, message)`` for every finding the composition makes."""
+    if not _checking[-1]:
+        return
+    for found in findings(root):
+        if found.matches(base, base_values, values):
+            yield found.changes[0][0], found.message(base_values)
+
+
+# ---------------------------------------------------------------------- the sweep
+def domains(catalog: Catalog) -> dict[str, list[Any]]:
+    """The values the sweep tries for each parameter: an enum's choices, and every value
+    a shipped ruleset or house rule gives it."""
+    out: dict[str, list[Any]] = {}
+    for param in PARAMETERS:
+        if "enum" in param.schema:
+            out[param.path] = list(param.schema["enum"])
+    for name in catalog.standard_names():
+        for path, value in catalog.resolve(name).values().items():
+            known = out.setdefault(path, [])
+            if value not in known:
+                known.append(value)
+    return out
+
+
+@dataclass
+class _Run:
+    catalog: Catalog
+    searched: int = 0
+    tried: int = 0
+    unknown: int = 0
+    progress: Callable[[str], None] | None = None
+
+    def outcome(
+        self, base: str, changes: Mapping[str, Any], *, prove: bool = True
+    ) -> Outcome | None:
+        """The search's outcome on ``base`` with ``changes``, or None where the loader
+        refuses them; ``prove``: search breadth-first where no playout ends the round."""
+        from schwimmen.engine.reachability import SEARCHES, explore
+
+        self.tried += 1
+        try:
+            with unchecked():
+                ruleset = self.catalog.mutant(base, changes, "termination search")
+        except SpecErrors:
+            return None
+        self.searched += 1
+        return explore(ruleset.rules, searches=SEARCHES if prove else 0)
+
+
+ROBUST = 0.05
+"""An ability counts as allowed by a comparison only where the search saw it this often
+(of the positions visited): a knock that needs a dealt 31 shows rarely, and its absence
+is chance, not a contradiction."""
+
+
+def _lost(outcome: Outcome, *before: Outcome) -> tuple[str, ...]:
+    """What ``outcome`` never saw though every one of ``before`` saw it robustly."""
+    return tuple(
+        a
+        for a in _ABILITY_ORDER
+        if outcome.share(a) == 0 and all(b.share(a) >= ROBUST for b in before)
+    )
+
+
+def _restores(pair: Outcome, lost: tuple[str, ...]) -> bool:
+    """The pair ends every round the search checked and allows what went missing."""
+    return pair.ok and not pair.unknown and all(pair.share(a) >= ROBUST for a in lost)
+
+
+def _refusable(lost: tuple[str, ...], outcome: Outcome) -> bool:
+    """Refused: a proof (a dead end, a round that can never end), or a knock or a pass
+    that was never legal. A round that no search could end, without a proof, is not
+    enough: rounds that end only on a rare 31 (tri-palki with close-only-with-31) are
+    possible, only long."""
+    return not outcome.ok or any(a != "round-ends" for a in lost)
+
+
+def _witnesses(outcome: Outcome) -> dict[str, str]:
+    out = {}
+    if outcome.dead_end is not None:
+        out["dead_end"] = outcome.dead_end.describe()
+    if outcome.never_ends is not None:
+        out["never_ends"] = outcome.never_ends.describe()
+    return out
+
+
+_Key = tuple[str, str]
+
+
+def _base_findings(run: _Run, base: str, domain: Mapping[str, list[Any]]) -> list[Finding]:
+    """Singles and pairs on ``base`` (see the module doc for what makes a finding)."""
+    values = {k: _plain(v) for k, v in run.catalog.resolve(base).values().items()}
+    base_outcome = run.outcome(base, {})
+    assert base_outcome is not None
+    singles: dict[_Key, tuple[tuple[str, Any], Outcome]] = {}
+    for path, options in domain.items():
+        for value in options:
+            if values.get(path) == value:
+                continue
+            outcome = run.outcome(base, {path: value})
+            if outcome is not None:
+                singles[(path, repr(value))] = ((path, value), outcome)
+    broken = {k for k, (_, o) in singles.items() if not o.ok}
+    lossy = {k: lost for k, (_, o) in singles.items() if o.ok and (lost := _lost(o, base_outcome))}
+    pairs: dict[tuple[_Key, _Key], Outcome] = {}
+    for a, b in combinations(sorted(singles), 2):
+        if a[0] == b[0] or (a in broken and b in broken):
+            continue
+        prove = a not in broken and b not in broken
+        outcome = run.outcome(base, dict([singles[a][0], singles[b][0]]), prove=prove)
+        if outcome is not None:
+            pairs[(a, b)] = outcome
+            run.unknown += bool(outcome.unknown)
+    found: list[Finding] = []
+    flagged = set(broken)
+    for key in sorted(broken | set(lossy)):
+        change, outcome = singles[key]
+        lost = lossy.get(key) or _lost(outcome, base_outcome)
+        partners = sorted(
+            {
+                (b if a == key else a)[0]
+                for (a, b), pair in pairs.items()
+                if key in (a, b) and (b if a == key else a) not in broken and _restores(pair, lost)
+            }
+        )
+        if key in lossy and (not partners or not _refusable(lost, outcome)):
+            continue  # what the rule means (passing forbidden: nobody passes), not a clash
+        flagged.add(key)
+        found.append(Finding(base, (change,), tuple(partners), lost, **_witnesses(outcome)))
+    for (a, b), outcome in pairs.items():
+        if a in flagged or b in flagged:
+            continue
+        lost = _lost(outcome, singles[a][1], singles[b][1])
+        if _refusable(lost, outcome):
+            changes = (singles[a][0], singles[b][0])
+            found.append(Finding(base, changes, (), lost, **_witnesses(outcome)))
+    return found
+
+
+def _one_base(
+    base: str,
+    catalog: Catalog | None = None,
+    domain: Mapping[str, list[Any]] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[dict[str, int], list[Finding]]:
+    """The findings on one base, with how many compositions were tried and searched (in
+    a worker process the catalog is loaded there)."""
+    if catalog is None:
+        from schwimmen.spec.loader import load_catalog
+
+        catalog = load_catalog()
+    run = _Run(catalog, progress=progress)
+    found = _base_findings(run, base, domain or domains(catalog))
+    counts = {
+        "tried": run.tried,
+        "searched": run.searched,
+        "searched_with_unknown": run.unknown,
+    }
+    return counts, found
+
+
+def sweep(
+    catalog: Catalog,
+    bases: list[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+    jobs: int = 1,
+) -> dict[str, Any]:
+    """Run the search over every single and pair on every base; the file's data. The
+    result does not depend on ``jobs``: every base is searched on its own."""
+    from schwimmen.engine import reachability as search
+
+    start = time.perf_counter()
+    domain = domains(catalog)
+    found: list[Finding] = []
+    per_base: dict[str, dict[str, int]] = {}
+    names = bases or sorted(catalog.rulesets)
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        results: Iterator[tuple[dict[str, int], list[Finding]]] = (
+            pool.map(_one_base, names)
+            if pool is not None
+            else (_one_base(base, catalog, domain) for base in names)
+        )
+        for base, (counts, base_found) in zip(names, results, strict=True):
+            per_base[base] = counts
+            found.extend(base_found)
+            if progress:
+                took = time.perf_counter() - start
+                progress(f"{base}: {counts}, {len(base_found)} finding(s), {took:.0f} s")
+    if progress:
+        progress(f"{time.perf_counter() - start:.0f} s")
+    found.sort(key=lambda f: (f.base, [(k, repr(v)) for k, v in f.changes]))
+    return {
+        "search": {
+            "seats": list(search.SEATS),
+            "deals": search.DEALS,
+            "walk": search.WALK,
+            "sample_every": search.SAMPLE_EVERY,
+            "budget": search.BUDGET,
+        },
+        "bases": per_base,
+        "findings": [f.to_data() for f in found],
+    }
+
+
+HEADER = (
+    "# yaml-language-server: $schema=../schemas/contradictions.schema.json\n"
+    "# Compositions the loader refuses because a round cannot end or a rule can never apply.\n"
+    "# Written by `python -m schwimmen.spec.termination --write` (the search over small\n"
+    "# positions, schwimmen.engine.reachability, over every single and pair of parameter\n"
+    "# changes on every ruleset); tests/test_termination.py (slow) writes it again and\n"
+    "# requires the same text. Do not edit by hand.\n"
+)
+
+
+def render(data: Mapping[str, Any]) -> str:
+    return HEADER + yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, width=100)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from schwimmen.spec.loader import load_catalog
+
+    parser = argparse.ArgumentParser(prog="python -m schwimmen.spec.termination")
+    parser.add_argument("--write", action="store_true", help=f"write spec/{FILE}")
+    parser.add_argument("--base", action="append", help="only this ruleset (repeatable)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    data = sweep(load_catalog(), args.base, lambda line: print(line, file=sys.stderr), args.jobs)
+    text = render(data)
+    if args.write:
+        (spec_dir() / FILE).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    print(f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
