@@ -40,7 +40,6 @@ import shlex
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from schwimmen.conformance.fingerprint.analysis import Fingerprint, check, value_changes
@@ -195,9 +194,7 @@ def verdict(catalog: Catalog, trial: Trial, found: Fingerprint) -> str:
         return INCONSISTENT
     if not _shown(catalog, found, trial, scored) and not false_claims(catalog, trial, found):
         return CANNOT_TELL
-    answered = len(seen.observed) + len(seen.errored)
-    left = len(scored.disagree) + len(scored.errored)
-    truth_rank = (Fraction(left, max(1, answered)), len(changes))
+    truth_rank = (len(scored.disagree) + len(scored.errored), len(changes))
     if best.rank()[:2] > truth_rank:
         return MISS
     named = _keys(value_changes(best.base_ruleset, best.ruleset))
