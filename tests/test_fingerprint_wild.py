@@ -63,22 +63,8 @@ def _decided(catalog: Catalog, found: Fingerprint, truth: dict[str, Any]) -> lis
     return out
 
 
-KNACK_BASE = pytest.mark.xfail(
-    reason="knack (pagat without passing, dealing to the right) comes out closest to "
-    "dutch+last-two-play-on: its search leaves 10 unexplained of 91 answered fixtures, "
-    "pagat's 11 of 152; the eleventh is thirty-one/dealt-thirty-one-on-own-move, where "
-    "the deal to the right shows and dutch has no case. Ranking by the share instead "
-    "picks pagat here, but let bases judging few answers win elsewhere (nurgeben told "
-    "dutch+last-two-play-on, knack pagat+replaced-middle-under-stock)",
-    strict=False,
-)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "name",
-    [pytest.param(n, marks=KNACK_BASE) if n == "knack" else n for n in sorted(ENGINES)],
-)
+@pytest.mark.parametrize("name", sorted(ENGINES))
 def test_a_wild_engine_gets_no_false_claim(
     name: str, monkeypatch: pytest.MonkeyPatch, catalog: Catalog
 ) -> None:

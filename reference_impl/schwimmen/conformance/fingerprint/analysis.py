@@ -67,20 +67,23 @@ the base that leaves the fewest failures unexplained with the fewest changes.
    the explanation is then re-judged with the claimed changes alone, on the same cases
    as its base, and whatever drops out of judgement is listed.
 
-5. **Choose the base**: fewest unexplained failures (disagreements and errors left, and
-   the fixtures the changes take out of judgement on which the reference playing them
-   does not answer as the engine did: ``Search.checked``), then fewest changes (a
-   composed base's house rules count as changes: a house rule no fixture can see is no
-   better a guess than its ruleset alone), then most agreement (more fixtures seen
-   agreeing is more evidence), then the name. Bases that tie on all three are reported
-   together: the suite cannot tell them apart. Every base is judged on the same
-   answers, and a base under which fewer than half as many fixtures are judged as
-   under the base judging most is ranked after all others: a base cannot win by having
-   its cases skipped (``scat`` on 9 judged cases, when ``rules-page`` judged 146). The
-   likeliest bases are searched first; once one (judging enough) explains everything
-   with k changes, the others are searched only as far as k changes, since they cannot
-   do better. (Known gap: a base that has no case where the engine breaks a rule
-   outside the registry still wins by that one failure it does not see: knack.)
+5. **Choose the base**: the smallest share of the fixtures it has the engine's answer
+   on that the search's changes leave unexplained (disagreements and errors left, and
+   the fixtures they take out of judgement on which the reference playing them does not
+   answer as the engine did: :meth:`~schwimmen.conformance.fingerprint.search.Search.
+   checked`), then fewest changes (a composed base's house rules count as changes: a
+   house rule no fixture can see is no better a guess than its ruleset alone), then most
+   agreement (more fixtures seen agreeing is more evidence), then the name. A share,
+   not a count: every base is judged on the same answers, and a base that has no case
+   where the engine breaks a rule outside the registry must not win by seeing less
+   (``dutch`` with three changes judged 103 of knack's answers and left as many
+   unexplained as ``pagat`` with three changes on 142). Bases that tie on all three are
+   reported together: the suite cannot tell them apart. A base under which fewer than
+   half as many fixtures are judged as under the base judging most is ranked after all
+   others (``scat`` on 9 judged cases, when ``rules-page`` judged 146). The likeliest
+   bases are searched first; once one (judging enough) explains everything with k
+   changes, the others are searched only as far as k changes, since they cannot do
+   better.
 
 6. **Say when too little was judged to tell**: under the closest base, fewer than a
    third of its cases judged, more than a quarter errored, most passes idle, fewer

@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 from schwimmen.conformance.fingerprint.evidence import BaseEvidence
@@ -170,19 +171,26 @@ class Explanation:
         its ruleset alone)."""
         return len(self.base_ruleset.overlays) + len(self.changes)
 
-    def rank(self) -> tuple[int, int, int]:
-        """Smaller is closer: failures and errors the search's changes leave (with the
-        fixtures they take out of judgement where the reference playing them does not
-        answer as the engine did), those changes (with the base's house rules),
-        agreement (passes by what the engine did; an idle pass is no evidence). The
-        search's own changes, the undecided included, choose the base: a value the
-        suite has no case for is still a reason the base's cases fail, not a failure of
-        the base; but only the changes cases show are claimed, and what they leave is
-        reported as unexplained. (A count, not a share of the fixtures answered: a share
-        let bases that judge few answers win, a base with a house rule no case sees by
-        one fixture fewer, and an engine that plays nothing be told a base.)"""
+    @property
+    def answered(self) -> int:
+        """Fixtures the base has the engine's word on: judged, or errored."""
+        return self.judged + len(self.errored) + len(self.refused)
+
+    def rank(self) -> tuple[Fraction, int, int]:
+        """Smaller is closer: the share of the fixtures the base has the engine's answer
+        on that the search's changes leave failing or errored (with those they take out
+        of judgement where the reference playing them does not answer as the engine
+        did), those changes (with the base's house rules), agreement (passes by what the
+        engine did; an idle pass is no evidence). A share, not a count: every base is
+        judged on the same answers, and one that judges fewer of them must not win by
+        seeing less (a base that covers a rule outside the registry shows its failures;
+        one that has no case there does not). The search's own changes, the undecided
+        included, choose the base: a value the suite has no case for is still a reason
+        the base's cases fail, not a failure of the base; but only the changes cases
+        show are claimed, and what they leave is reported as unexplained."""
         left, changes, agreement = self.searched
-        return (left, len(self.base_ruleset.overlays) + changes, -agreement)
+        share = Fraction(left, max(1, self.answered))
+        return (share, len(self.base_ruleset.overlays) + changes, -agreement)
 
 
 # --------------------------------------------------------------------------- vocabulary

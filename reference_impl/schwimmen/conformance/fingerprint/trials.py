@@ -40,6 +40,7 @@ import shlex
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from schwimmen.conformance.fingerprint.analysis import Fingerprint, check, value_changes
@@ -194,7 +195,9 @@ def verdict(catalog: Catalog, trial: Trial, found: Fingerprint) -> str:
         return INCONSISTENT
     if not _shown(catalog, found, trial, scored) and not false_claims(catalog, trial, found):
         return CANNOT_TELL
-    truth_rank = (len(scored.disagree) + len(scored.errored), len(changes))
+    answered = len(seen.observed) + len(seen.errored)
+    left = len(scored.disagree) + len(scored.errored)
+    truth_rank = (Fraction(left, max(1, answered)), len(changes))
     if best.rank()[:2] > truth_rank:
         return MISS
     named = _keys(value_changes(best.base_ruleset, best.ruleset))
