@@ -36,7 +36,6 @@ from schwimmen.conformance.fingerprint.trials import (
     played_in_process,
     sample,
     verdict,
-    wrong_claims,
 )
 from schwimmen.conformance.harness import Options
 from schwimmen.spec.loader import Catalog
@@ -98,34 +97,6 @@ def test_random_mutants_are_named_exactly_or_counted_apart(catalog: Catalog) -> 
     assert MISS not in results.values(), results
     assert Counter(results.values())[HIT] + Counter(results.values())[CANNOT_TELL] >= 3, results
     assert Counter(results.values())[HIT] >= 1, results
-
-
-@pytest.mark.slow
-def test_house_rule_and_random_mutants_get_their_base_and_no_false_claim(
-    catalog: Catalog,
-) -> None:
-    """Every house rule (against the rulesets alone) and a sample of random one- and
-    two-parameter mutants (against the default bases), each played as fixed rules:
-    whatever the verdict (the suite may be
-    unable to see a change, or tell two readings apart), a fingerprint that is told names
-    the trial's ruleset as its base and claims no value, by change or by house rule of
-    the base, that the trial does not play; one that is not told claims nothing."""
-    houses = house_rule_trials(catalog)
-    trials = houses + sample(mutant_trials(catalog, SEED, 1, 0), 3, SEED)
-    trials += sample(mutant_trials(catalog, SEED, 0, 1), 2, SEED)
-    wrong: dict[str, list[str]] = {}
-    told = 0
-    for trial in trials:
-        # a house rule against the rulesets (its composition would be a base of its own)
-        bases = sorted(catalog.rulesets) if trial in houses else ()
-        implementation = played_in_process(catalog, trial)
-        found = fingerprint(catalog, Options(), bases, implementation)
-        told += found.told
-        claims = wrong_claims(catalog, trial, found)
-        if claims:
-            wrong[trial.label] = [*claims, summary(found)]
-    assert not wrong, wrong
-    assert told >= len(trials) * 3 // 4, told
 
 
 def test_an_indistinguishable_value_is_offered_as_an_alternative(catalog: Catalog) -> None:

@@ -48,11 +48,7 @@ the base that leaves the fewest failures unexplained with the fewest changes.
    is kept, up to four changes; then each change that earns nothing is dropped again.
 
    A change set is scored by its disagreements and agreements (``quality``): a
-   disagreement costs as much as thirty fixtures taken out of judgement. The best few
-   candidates of a step are then checked by replaying what they take out of judgement
-   on the reference (``Search.checked``): where the reference with the changes does not
-   answer as the engine did, that counts as a disagreement, so silencing failures earns
-   nothing unless the changed rules would answer so, and hiding passes costs them. Counting only
+   disagreement costs as much as ten fixtures taken out of judgement. Counting only
    agreements preferred a wrong value that keeps more fixtures judged to the true one
    the suite has few cases for; counting only disagreements preferred a change of pack
    that silences everything to the truth when a fixture contradicts the truth itself.
@@ -67,23 +63,17 @@ the base that leaves the fewest failures unexplained with the fewest changes.
    the explanation is then re-judged with the claimed changes alone, on the same cases
    as its base, and whatever drops out of judgement is listed.
 
-5. **Choose the base**: the smallest share of the fixtures it has the engine's answer
-   on that the search's changes leave unexplained (disagreements and errors left, and
-   the fixtures they take out of judgement on which the reference playing them does not
-   answer as the engine did: :meth:`~schwimmen.conformance.fingerprint.search.Search.
-   checked`), then fewest changes (a composed base's house rules count as changes: a
-   house rule no fixture can see is no better a guess than its ruleset alone), then most
-   agreement (more fixtures seen agreeing is more evidence), then the name. A share,
-   not a count: every base is judged on the same answers, and a base that has no case
-   where the engine breaks a rule outside the registry must not win by seeing less
-   (``dutch`` with three changes judged 103 of knack's answers and left as many
-   unexplained as ``pagat`` with three changes on 142). Bases that tie on all three are
-   reported together: the suite cannot tell them apart. A base under which fewer than
-   half as many fixtures are judged as under the base judging most is ranked after all
-   others (``scat`` on 9 judged cases, when ``rules-page`` judged 146). The likeliest
-   bases are searched first; once one (judging enough) explains everything with k
-   changes, the others are searched only as far as k changes, since they cannot do
-   better.
+5. **Choose the base**: fewest unexplained failures (disagreements and errors left),
+   then fewest changes (a composed base's house rules count as changes: a house rule no
+   fixture can see is no better a guess than its ruleset alone), then most agreement
+   (more fixtures seen agreeing is more evidence), then the name. Bases that tie on all
+   three are reported together: the suite cannot tell them apart. Every base is judged
+   on the same answers, and a base under which fewer than half as many fixtures are
+   judged as under the base judging most is ranked after all others: a base cannot win
+   by having its cases skipped (``scat`` on 9 judged cases, when ``rules-page`` judged
+   146). The likeliest bases are searched first; once one (judging enough) explains
+   everything with k changes, the others are searched only as far as k changes, since
+   they cannot do better.
 
 6. **Say when too little was judged to tell**: under the closest base, fewer than a
    third of its cases judged, more than a quarter errored, most passes idle, fewer
@@ -106,7 +96,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from schwimmen.conformance.fingerprint.evidence import (
@@ -114,7 +104,6 @@ from schwimmen.conformance.fingerprint.evidence import (
     BaseEvidence,
     Evidence,
     Implementation,
-    Observed,
     Progress,
     observe,
 )
@@ -128,9 +117,7 @@ from schwimmen.conformance.fingerprint.search import (
     delta_of,
     differs,
 )
-from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.harness import Options
-from schwimmen.conformance.runner import Status, judge
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import Ruleset
 
@@ -214,7 +201,6 @@ def explain(catalog: Catalog, evidence: Evidence) -> Fingerprint:
                 limit = k if limit is None else min(limit, k)
         most = max((e.judged_after for e in found), default=0)
         found.sort(key=lambda e: (2 * e.judged_after < most, *e.rank(), e.base))
-        found = [rejudged(e, evidence) for e in found]
     closest = found[0] if found else None
     return Fingerprint(
         evidence.implementation,
@@ -225,57 +211,6 @@ def explain(catalog: Catalog, evidence: Evidence) -> Fingerprint:
         tuple(evidence.errors),
         evidence,
         _doubt(closest, evidence) if closest is not None else None,
-    )
-
-
-def rejudged(explanation: Explanation, evidence: Evidence) -> Explanation:
-    """``explanation`` with the fixtures that only its claimed changes give a case: the
-    base's own cases are re-judged by the search (agreeing, failing, or out of
-    judgement); these are the rest of what a run under the base with the changes (the
-    emitted house rule) judges, so that no case drops out of judgement unseen. A
-    fixed-rules engine's answer to them is the one it gave under another base; an
-    engine that reads the parameters was never asked them under this base."""
-    seen = evidence.bases[explanation.base]
-    asked = set(seen.observed) | set(seen.errored)
-    answered: dict[str, Observed] = {}
-    errored: dict[str, Fixture] = {}
-    for other in evidence.bases.values():
-        for fid, observed in other.observed.items():
-            if fid not in asked:
-                answered.setdefault(fid, observed)
-        for fid, fixture in other.errored.items():
-            if fid not in asked:
-                errored.setdefault(fid, fixture)
-    added: list[str] = []
-    failed: list[str] = []
-    erred: list[str] = []
-    unasked: list[str] = []
-    ruleset = explanation.ruleset
-    for fid in sorted(set(answered) | set(errored)):
-        fixture = answered[fid].fixture if fid in answered else errored[fid]
-        case = fixture.applicable_case(ruleset)
-        if case is None:
-            continue
-        if not evidence.fixed_rules:
-            unasked.append(fid)
-        elif fid not in answered:
-            erred.append(fid)
-        else:
-            answer = {"status": "ok", "outcome": answered[fid].outcome}
-            verdict = judge(fixture, case, ruleset, answer, evidence.not_reported)
-            if verdict.status is Status.PASSED:
-                added.append(fid)
-            elif verdict.status is Status.FAILED:
-                added.append(fid)
-                failed.append(fid)
-            else:
-                erred.append(fid)
-    return replace(
-        explanation,
-        added=tuple(added),
-        added_failed=tuple(failed),
-        added_errored=tuple(erred),
-        unasked=tuple(unasked),
     )
 
 

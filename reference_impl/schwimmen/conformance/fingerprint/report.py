@@ -149,17 +149,12 @@ def tally(e: Explanation) -> dict[str, int]:
         "idle": len(e.base_idle),
         "failed": len(e.failures),
         "errored": len(e.errored) + len(e.refused),
-        "judged_with_changes": e.judged_after + len(e.added),
+        "judged_with_changes": e.judged_after,
         "agree_with_changes": e.agreement,
         "idle_with_changes": len(e.idle),
-        "failed_with_changes": len(e.unexplained) + len(e.added_failed),
-        "errored_with_changes": len(e.errored) + len(e.added_errored),
+        "failed_with_changes": len(e.unexplained),
+        "errored_with_changes": len(e.errored),
         "out_of_judgement": len(e.dropped),
-        "contradicted_out_of_judgement": len(e.unaccounted),
-        "judged_only_with_changes": len(e.added),
-        "failed_only_with_changes": len(e.added_failed),
-        "errored_only_with_changes": len(e.added_errored),
-        "not_asked_with_changes": len(e.unasked),
     }
 
 
@@ -281,23 +276,6 @@ def text(found: Fingerprint, catalog: Catalog) -> str:
             f"{t['out_of_judgement']} out of judgement"
             + (f": {_ids(best.dropped)}" if best.dropped else "")
         )
-        if best.unaccounted:
-            lines.append(
-                f"    of these, {len(best.unaccounted)} where the reference with the changes "
-                f"does not answer as the engine did: {_ids(best.unaccounted)}"
-            )
-        if best.added or best.added_errored:
-            lines.append(
-                f"    judged only with the changes (no case of {best.base} alone): "
-                f"{len(best.added)}, {len(best.added_failed)} failed"
-                + (f", {len(best.added_errored)} errored" if best.added_errored else "")
-                + f": {_ids(sorted(best.added + best.added_errored))}"
-            )
-        if best.unasked:
-            lines.append(
-                f"    {len(best.unasked)} case(s) apply only with the changes and were not "
-                f"asked under {best.base}: {_ids(best.unasked)}"
-            )
     for u in best.undecided:
         lines.append(f"  cannot tell {_changes_text(u.changes)}: {u.reason}")
     if best.refused:
@@ -387,11 +365,6 @@ def _explanation_json(e: Explanation, catalog: Catalog | None) -> dict[str, Any]
         ],
         "idle": list(e.idle),
         "out_of_judgement": list(e.dropped),
-        "contradicted_out_of_judgement": list(e.unaccounted),
-        "judged_only_with_changes": list(e.added),
-        "failed_only_with_changes": list(e.added_failed),
-        "errored_only_with_changes": list(e.added_errored),
-        "not_asked_with_changes": list(e.unasked),
         "unexpressed": groups(e.differences),
         "searched_fully": not e.stopped,
     }

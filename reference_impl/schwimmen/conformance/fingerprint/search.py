@@ -8,7 +8,6 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Any
 
 from schwimmen.conformance.fingerprint.evidence import BaseEvidence
@@ -25,7 +24,6 @@ MAX_HINT = 2  # parameters one matching case may ask to change at once
 MAX_COMBINATIONS = 24  # value combinations tried for one such case
 RESOLVED = 5  # candidates resolved at each step, besides those tying with the best estimate
 MAX_RESOLVED = 16
-MAX_CHECKED = 6  # candidates of one step whose unjudged fixtures the reference replays
 DISAGREEMENT_COST = 30  # fixtures out of judgement one disagreement is worth (see quality)
 
 # The parameters a fixture's position depends on (Fixture.fits): a change to one of them
@@ -143,16 +141,6 @@ class Explanation:
     differences: tuple[Difference, ...] = ()  # of the unexplained, how they differ
     planned: int = 0  # cases planned under the base (judged, errored or skipped)
     searched: tuple[int, int, int] = (0, 0, 0)  # the search's own: left, changes, agreement
-    # of ``dropped``, those on which the reference playing the claimed changes does not
-    # answer as the engine did (Search.checked): out of judgement, yet contradicted
-    unaccounted: tuple[str, ...] = ()
-    # fixtures that no case of the base judges and a case with the claimed changes does:
-    # the engine's answers to them judged (added: agreeing or not; added_failed: not),
-    # errored, or never asked under this base (an engine that reads the parameters)
-    added: tuple[str, ...] = ()
-    added_failed: tuple[str, ...] = ()
-    added_errored: tuple[str, ...] = ()
-    unasked: tuple[str, ...] = ()
 
     @property
     def judged_after(self) -> int:
@@ -171,26 +159,15 @@ class Explanation:
         its ruleset alone)."""
         return len(self.base_ruleset.overlays) + len(self.changes)
 
-    @property
-    def answered(self) -> int:
-        """Fixtures the base has the engine's word on: judged, or errored."""
-        return self.judged + len(self.errored) + len(self.refused)
-
-    def rank(self) -> tuple[Fraction, int, int]:
-        """Smaller is closer: the share of the fixtures the base has the engine's answer
-        on that the search's changes leave failing or errored (with those they take out
-        of judgement where the reference playing them does not answer as the engine
-        did), those changes (with the base's house rules), agreement (passes by what the
-        engine did; an idle pass is no evidence). A share, not a count: every base is
-        judged on the same answers, and one that judges fewer of them must not win by
-        seeing less (a base that covers a rule outside the registry shows its failures;
-        one that has no case there does not). The search's own changes, the undecided
-        included, choose the base: a value the suite has no case for is still a reason
-        the base's cases fail, not a failure of the base; but only the changes cases
-        show are claimed, and what they leave is reported as unexplained."""
+    def rank(self) -> tuple[int, int, int]:
+        """Smaller is closer: failures and errors the search's changes leave, those
+        changes (with the base's house rules), agreement (passes by what the engine did;
+        an idle pass is no evidence). The search's own changes, the undecided included,
+        choose the base: a value the suite has no case for is still a reason the base's
+        cases fail, not a failure of the base; but only the changes cases show are
+        claimed, and what they leave is reported as unexplained."""
         left, changes, agreement = self.searched
-        share = Fraction(left, max(1, self.answered))
-        return (share, len(self.base_ruleset.overlays) + changes, -agreement)
+        return (left, len(self.base_ruleset.overlays) + changes, -agreement)
 
 
 # --------------------------------------------------------------------------- vocabulary
@@ -264,10 +241,7 @@ def quality(disagree: int, agree: int) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Scored:
-    """A change set with its verdicts on the fixtures seen under the base. ``unseen``
-    (once :meth:`Search.checked`) are the fixtures judged under the base that no case
-    judges with the changes and on which the reference playing the changes does not
-    answer as the engine did: a contradiction no case states, counted as one."""
+    """A change set with its verdicts on the fixtures seen under the base."""
 
     delta: Delta
     ruleset: Ruleset
@@ -275,11 +249,9 @@ class Scored:
     disagree: frozenset[str]
     errored: frozenset[str]  # errored positions the changed ruleset still allows
     changed: int  # parameter values that differ from the base (dependents included)
-    unseen: frozenset[str] = frozenset()
-    checked: bool = False
 
     def unexplained(self) -> int:
-        return len(self.disagree) + len(self.errored) + len(self.unseen)
+        return len(self.disagree) + len(self.errored)
 
     def quality(self) -> tuple[int, int]:
         return quality(self.unexplained(), len(self.agree))
@@ -323,10 +295,7 @@ class Search:
         self._scored: dict[Delta, Scored | None] = {}
         passed = frozenset(fid for fid, o in self.observed.items() if o.passed)
         failed = frozenset(self.observed) - passed
-        self.start = Scored(
-            (), self.ruleset, passed, failed, frozenset(self.errored), 0, checked=True
-        )
-        self._replayed: dict[tuple[str, str], bool] = {}
+        self.start = Scored((), self.ruleset, passed, failed, frozenset(self.errored), 0)
         self._scored[()] = self.start
 
     def start_rank(self) -> tuple[int, int]:
@@ -382,77 +351,6 @@ class Search:
         (a pack of four-card hands that fits none of its positions), and is not scored."""
         seen = [o.fixture for o in self.observed.values()] + list(self.errored.values())
         return frozenset(f.id for f in seen if f.fits(ruleset) is None)
-
-    def checked(self, scored: Scored, bound: tuple[int, int] | None = None) -> Scored:
-        """``scored`` with the fixtures it takes out of judgement replayed: each one the
-        base judged (a pass by what the engine did, or a failure) that no case judges
-        with the changes is played by the reference with the changes and judged by the
-        base's case. Where the reference does not answer as the engine did (it fails a
-        case the engine passed, or does not fail it in the engine's first differing
-        field with the engine's value) the changes contradict the engine there although
-        no case says so: the fixture is ``unseen``, and counts as a disagreement. So
-        taking failures out of judgement earns nothing unless the changed rules would
-        answer so, and taking passes out costs what the engine showed (a knock refused
-        below 20 points is no ``requires = maximum`` when the engine accepts a knock on
-        25 elsewhere; two bases whose changes judge the same cases are told apart by
-        what the rest of their cases say). With ``bound``, the replaying stops once the
-        quality is no better than it (the result is then only good for rejecting)."""
-        if scored.checked:
-            return scored
-        found = self._scored.get(scored.delta)
-        if found is not None and found.checked:
-            return found
-        judged = self.start.agree | self.start.disagree
-        dropped = sorted(judged - scored.agree - scored.disagree)
-        values = key(scored.ruleset.values())
-        unseen: set[str] = set()
-        for fid in dropped:
-            if not self._as_engine(fid, scored.ruleset, values):
-                unseen.add(fid)
-                if (
-                    bound is not None
-                    and replace(scored, unseen=frozenset(unseen)).quality() >= bound
-                ):
-                    return replace(scored, unseen=frozenset(unseen))  # worse than needed
-        out = replace(scored, unseen=frozenset(unseen), checked=True)
-        self._scored[scored.delta] = out
-        return out
-
-    def _as_engine(self, fid: str, ruleset: Ruleset, values: str) -> bool:
-        """Does the reference playing ``ruleset`` (``values``: its values as a key)
-        answer the fixture as the engine did, by the base's case (True also where there
-        is no evidence: the position does not fit, the reference cannot play it, the
-        engine's pass is one an idle engine has too)? Worked out once per ruleset."""
-        memo = (fid, values)
-        found = self._replayed.get(memo)
-        if found is None:
-            found = self._replayed[memo] = self._replayed_as_engine(fid, ruleset)
-        return found
-
-    def _replayed_as_engine(self, fid: str, ruleset: Ruleset) -> bool:
-        from schwimmen.engine.adapter import run_case
-
-        seen = self.observed[fid]
-        fixture = seen.fixture
-        case = fixture.applicable_case(self.ruleset)
-        if case is None or fixture.fits(ruleset) is not None:
-            return True
-        if seen.passed and self.idle(fid, self.ruleset):
-            return True
-        try:
-            answer = run_case(fixture.request(ruleset))
-        except Exception:  # the reference cannot play it: no evidence
-            return True
-        theirs = judge(fixture, case, self.ruleset, answer, self.not_reported)
-        if theirs.status is Status.ERRORED:
-            return True
-        if seen.passed:
-            return theirs.status is Status.PASSED
-        engine = {"status": "ok", "outcome": seen.outcome}
-        mine = judge(fixture, case, self.ruleset, engine, self.not_reported).mismatches
-        if not mine:
-            return True
-        return _said(mine[0]) in {_said(m) for m in theirs.mismatches}
 
     def estimate(self, delta: Delta) -> tuple[int, int]:
         """The quality of ``base+delta`` without resolving it: the changed values laid
@@ -659,34 +557,26 @@ class Search:
         explain: another base explained everything with ``limit``, this one cannot beat it.
         A change the search made that no case shows is not claimed; the search is then run
         again without it (up to ``RETRIES`` times), since a greedy step that only silences
-        may have shut out the changes that explain; the search run again is kept only if
-        it explains the answers at least as well (a change that only a coincidence shows,
-        in place of one that explains every failure by the reference's replay, is no
-        better explanation: six lives are not counted up)."""
+        may have shut out the changes that explain (a knock refused below 20 points
+        silenced as ``requires = maximum`` hid the knocker paying two)."""
         found = self._run_once(limit)
-        undecided = found.undecided
         for _ in range(RETRIES):
-            fresh = [u for u in undecided if not self._banned(u)]
-            if not fresh:
-                break  # every change no case showed is banned already: the same search
-            for u in fresh:
+            if not found.undecided:
+                break
+            for u in found.undecided:
                 self.banned.update((c.parameter, key(c.value)) for c in u.changes)
             again = self._run_once(limit)
-            undecided = _merge(undecided, again.undecided)
-            if again.rank() < found.rank() or (
-                again.rank() == found.rank() and len(again.changes) > len(found.changes)
-            ):
+            undecided = found.undecided
+            if len(again.changes) > len(found.changes) or again.rank() < found.rank():
                 found = again
-        return replace(found, undecided=_merge(found.undecided, undecided))
-
-    def _banned(self, undecided: Undecided) -> bool:
-        return all((c.parameter, key(c.value)) in self.banned for c in undecided.changes)
+            found = replace(found, undecided=_merge(undecided, found.undecided))
+        return found
 
     def _run_once(self, limit: int | None) -> Explanation:
         current = self.start
         steps: list[tuple[Delta, list[Scored]]] = []  # what each step set; its equals
         stopped = False
-        while len(current.delta) < MAX_CHANGES and current.unexplained():
+        while len(current.delta) < MAX_CHANGES and (current.disagree or current.errored):
             left = (
                 None if limit is None else limit - len(self.ruleset.overlays) - len(current.delta)
             )
@@ -709,23 +599,6 @@ class Search:
             steps.append((tuple(d for d in best.delta if d not in current.delta), equals))
             current = best
         return self._explanation(self._pruned(current), steps, stopped)
-
-    def _verified(self, better: list[Scored], current: Scored) -> list[Scored]:
-        """Of ``better``, those that still improve on ``current`` once what each takes
-        out of judgement is replayed (:meth:`checked`). Replaying only makes a candidate
-        worse, so they are checked best first until the best checked one is at least as
-        good as the next unchecked one (at most ``MAX_CHECKED`` of them)."""
-        done: list[Scored] = []
-        for scored in sorted(better, key=self.order)[:MAX_CHECKED]:
-            if done and min(done, key=self.order).quality() <= scored.quality():
-                break
-            bound = current.quality()
-            if done:
-                bound = min(bound, min(done, key=self.order).quality())
-            checked = self.checked(scored, bound)
-            if checked.checked and checked.quality() < current.quality():
-                done.append(checked)
-        return done
 
     def step(self, current: Scored, clear: bool = False, ahead: bool = True) -> list[Scored]:
         """The candidates that improve on ``current``: those that explain a failure, or
@@ -752,7 +625,7 @@ class Search:
 
     def _further(self, scored: Scored) -> tuple[int, int]:
         """The quality one more step after ``scored`` reaches (its own, if none helps)."""
-        if not scored.unexplained() or len(scored.delta) >= MAX_CHANGES:
+        if not (scored.disagree or scored.errored) or len(scored.delta) >= MAX_CHANGES:
             return scored.quality()
         after = self.step(scored, ahead=False)
         return min(s.quality() for s in after) if after else scored.quality()
@@ -777,20 +650,16 @@ class Search:
             for scored in self.completions(delta):
                 if len(scored.delta) <= MAX_CHANGES and scored.quality() < current.quality():
                     better[scored.delta] = scored
-        return self._verified(list(better.values()), current)
+        return list(better.values())
 
     def _pruned(self, current: Scored) -> Scored:
         """Drop every change whose removal costs nothing."""
-        current = self.checked(current)
         shrunk = True
         while shrunk:
             shrunk = False
             for item in current.delta:
                 smaller = self.score(tuple(d for d in current.delta if d != item))
-                if smaller is None:
-                    continue
-                smaller = self.checked(smaller)
-                if smaller.quality() <= current.quality():
+                if smaller is not None and smaller.quality() <= current.quality():
                     current, shrunk = smaller, True
                     break
         return current
@@ -841,17 +710,13 @@ class Search:
             differences=tuple(self.difference(f, final.ruleset) for f in sorted(final.disagree)),
             planned=self.planned,
             searched=searched,
-            unaccounted=tuple(sorted(self.checked(final).unseen)),
         )
 
     def shown_by(self, final: Scored, without: Scored) -> tuple[str, ...]:
-        """The fixtures that fail without the changes (or that no case judges without
-        them and the reference without them answers otherwise than the engine) and pass
-        with them, by what the engine did (an idle pass shows nothing). A change is
-        claimed only when these are at least as many as the passes it takes out of
-        judgement (:meth:`lost`)."""
-        wrong = without.disagree | self.checked(without).unseen
-        moved = (final.agree - without.agree) & wrong
+        """The fixtures that fail without the changes and pass with them, by what the
+        engine did (an idle pass shows nothing). A change is claimed only when these
+        are at least as many as the passes it takes out of judgement (:meth:`lost`)."""
+        moved = (final.agree - without.agree) & without.disagree
         return tuple(sorted(f for f in moved if not self.idle(f, final.ruleset)))
 
     def _claims(
@@ -960,13 +825,6 @@ class Search:
 
     def changes(self, delta: Delta) -> tuple[Change, ...]:
         return tuple(Change(p, json.loads(v), self.values.get(p)) for p, v in delta)
-
-
-def _said(mismatch: Any) -> tuple[str, str]:
-    """Where an answer differs from a case, and what it says there."""
-    from schwimmen.conformance.compare import show
-
-    return (mismatch.path, show(mismatch.actual))
 
 
 def _accepted(step: Any) -> bool:

@@ -28,8 +28,7 @@ changed parameter values. Its verdict on a trial is one of
 * ``miss``: the truth would have ranked better, and the search did not find it.
 
 Whatever the verdict, :func:`false_claims` lists every claimed value on the trial's base
-that the trial does not play: there must be none; :func:`wrong_claims` also a wrong base
-and a house rule of the base the trial does not play.
+that the trial does not play: there must be none.
 """
 
 from __future__ import annotations
@@ -40,12 +39,10 @@ import shlex
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from schwimmen.conformance.fingerprint.analysis import Fingerprint, check, value_changes
 from schwimmen.conformance.fingerprint.evidence import Implementation
-from schwimmen.conformance.fingerprint.search import differs
 from schwimmen.conformance.mutations import alternatives
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import SEPARATOR, Catalog
@@ -195,9 +192,7 @@ def verdict(catalog: Catalog, trial: Trial, found: Fingerprint) -> str:
         return INCONSISTENT
     if not _shown(catalog, found, trial, scored) and not false_claims(catalog, trial, found):
         return CANNOT_TELL
-    answered = len(seen.observed) + len(seen.errored)
-    left = len(scored.disagree) + len(scored.errored)
-    truth_rank = (Fraction(left, max(1, answered)), len(changes))
+    truth_rank = (len(scored.disagree) + len(scored.errored), len(changes))
     if best.rank()[:2] > truth_rank:
         return MISS
     named = _keys(value_changes(best.base_ruleset, best.ruleset))
@@ -230,27 +225,6 @@ def false_claims(catalog: Catalog, trial: Trial, found: Fingerprint) -> list[str
         for p, v in best.changes.items()
         if json.dumps(truth.get(p), sort_keys=True) != json.dumps(v, sort_keys=True)
     ]
-
-
-def wrong_claims(catalog: Catalog, trial: Trial, found: Fingerprint) -> list[str]:
-    """Everything a told fingerprint says of the trial that is false: another base (its
-    ruleset, before any house rule, is not the trial's), a house rule of the base or a
-    claimed value that the trial does not play. Nothing is claimed when it is not told."""
-    best = found.closest
-    if best is None or not found.told:
-        return []
-    out = []
-    if best.base.split(SEPARATOR)[0] != trial.base:
-        out.append(f"base {best.base} (the trial plays {trial.base})")
-    truth = trial.ruleset(catalog).values()
-    origin = catalog.resolve(best.base.split(SEPARATOR)[0]).values()
-    composed = best.base_ruleset.values()
-    said = {p: v for p, v in composed.items() if differs(origin, composed, p)}
-    said.update(best.changes)
-    for p, v in sorted(said.items()):
-        if json.dumps(truth.get(p), sort_keys=True) != json.dumps(v, sort_keys=True):
-            out.append(f"{p} = {json.dumps(v)}")
-    return out
 
 
 def _keys(changes: Mapping[str, Any]) -> set[str]:
