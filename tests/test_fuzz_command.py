@@ -16,15 +16,11 @@ import pytest
 from pids import alive
 
 from schwimmen.cli.main import main
+from schwimmen.conformance.fields import STATE_FIELDS
 from schwimmen.conformance.fixtures import load_fixtures
 from schwimmen.conformance.fuzz import FuzzOptions, FuzzReport, fuzz, words
 from schwimmen.conformance.fuzz.cases import case_rng, generate, play
-from schwimmen.conformance.fuzz.diff import (
-    STATE_FIELDS,
-    Difference,
-    compares_anything,
-    first_difference,
-)
+from schwimmen.conformance.fuzz.diff import Difference, compares_anything, first_difference
 from schwimmen.conformance.fuzz.fixture import citations, free_id, governing
 from schwimmen.conformance.fuzz.shrink import ddmin
 from schwimmen.conformance.harness import Options, run_suite
@@ -509,3 +505,32 @@ def test_an_engine_with_rules_of_its_own_is_fuzzed(catalog: Catalog, tmp_path: P
     (entry,) = report.found
     assert "penalties.knocker_lowest=2" in entry.explained
     assert entry.written.status == "written"
+
+
+# ---------------------------------------------------------------------------- naming
+def test_a_mutant_explains_a_difference_only_if_it_plays_the_whole_case_so(
+    catalog: Catalog,
+) -> None:
+    """A finding is named by a parameter only when that mutant answers the whole case as
+    the implementation did and fails the fixture exactly as it does, the reference
+    without the change passing it: one that agrees only up to the difference (here: the
+    implementation also names another winner afterwards) explains nothing."""
+    from schwimmen.conformance.fuzz.fixture import expectation
+    from schwimmen.conformance.fuzz.params import Mutants, explanations, run_under
+
+    pagat = catalog.resolve("pagat")
+    (fixture,) = [f for f in load_fixtures()[0] if f.id == "knocking/knocker-lowest"]
+    case = {k: v for k, v in fixture.request(pagat).items() if k != "ruleset"}
+    mutants = Mutants(catalog, pagat)
+    ref = run_under(case, pagat)
+    got = run_under(case, catalog.mutant("pagat", {"penalties.knocker_lowest": 2}))
+    assert ref is not None and got is not None
+    steps = len(case["steps"])
+    difference = first_difference(ref, got, steps)
+    assert difference is not None
+    expect = expectation(difference, ref, got)
+    named = [str(m) for m in explanations(mutants, case, got, frozenset(), expect)]
+    assert "penalties.knocker_lowest=2" in named
+    later = {**got, "to_move": "P2" if got.get("to_move") != "P2" else "P1"}
+    assert not explanations(mutants, case, later, frozenset(), expect)
+    assert not explanations(mutants, case, ref, frozenset(), expect)  # no difference at all

@@ -12,12 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-# The fields of an outcome, and of each state in ``states`` (the same fields).
-OUTCOME_FIELDS = (
-    "values",
-    "losses",
-    "steps",
-    "rounds",
+# The fields of a state: the final state of an outcome, and each state in ``states``.
+# The order is the one a state is read (and compared, by fuzz) in: whose turn first.
+STATE_FIELDS = (
     "to_move",
     "phase",
     "dealer",
@@ -31,6 +28,15 @@ OUTCOME_FIELDS = (
     "match_over",
     "winners",
     "points",
+)
+
+# The fields of an outcome: the state's, and what a case reports besides.
+OUTCOME_FIELDS = (
+    "values",
+    "losses",
+    "steps",
+    "rounds",
+    *STATE_FIELDS,
     "accepted",
     "pack",
     "states",

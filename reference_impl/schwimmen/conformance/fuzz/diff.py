@@ -25,24 +25,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from schwimmen.conformance.fields import covering
+from schwimmen.conformance.fields import STATE_FIELDS, covering
 from schwimmen.conformance.latitude import suits_that_may_count
 
-STATE_FIELDS = (
-    "phase",
-    "to_move",
-    "dealer",
-    "middle",
-    "hands",
-    "knocker",
-    "legal",
-    "lives",
-    "swimming",
-    "eliminated",
-    "match_over",
-    "winners",
-    "points",
-)
 ROUND_FIELDS = ("reason", "at_deal", "after_step", "by", "knocker", "losses", "values")
 VALUE_PARTS = ("points", "hand", "suit", "maximum")
 SETS = {"swimming", "eliminated", "winners", "legal"}

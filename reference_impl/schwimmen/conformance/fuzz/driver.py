@@ -56,7 +56,7 @@ from schwimmen.conformance.fuzz.fixture import (
     holds,
     pinned_parameters,
 )
-from schwimmen.conformance.fuzz.params import Mutant, Mutants, explanations
+from schwimmen.conformance.fuzz.params import Mutants, explanations
 from schwimmen.conformance.fuzz.shrink import Budget, shrink
 from schwimmen.conformance.process import ProcessImplementation, Reply, Started
 from schwimmen.conformance.runner import Status, judge
@@ -526,7 +526,7 @@ class FuzzRun:
         if not holds(expect, ref, got, small.steps, self.declared):
             self._unwritten(f"case {number}: {difference} cannot be stated as a fixture")
             return
-        explaining = self._explain(case, got, difference)
+        explaining = explanations(self.mutants, case, got, self.declared, expect)
         explained = tuple(str(m) for m in explaining)
         where = self._where(case, difference)
         key = words.key(difference, where, explained)
@@ -599,11 +599,6 @@ class FuzzRun:
             return found
         mine = set(explained)
         return next((f for f in self.keys.values() if mine & set(f.explained)), None)
-
-    def _explain(
-        self, case: Mapping[str, Any], got: Mapping[str, Any], difference: Difference
-    ) -> list[Mutant]:
-        return explanations(self.mutants, case, got, difference, self.declared)
 
     def _describe(
         self,

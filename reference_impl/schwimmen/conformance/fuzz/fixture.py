@@ -36,8 +36,9 @@ from typing import Any
 import yaml
 
 from schwimmen.conformance.compare import compare
+from schwimmen.conformance.fields import STATE_FIELDS
 from schwimmen.conformance.fixtures import Fixture, parameter_values, parse_fixture
-from schwimmen.conformance.fuzz.diff import STATE_FIELDS, Difference
+from schwimmen.conformance.fuzz.diff import Difference
 from schwimmen.conformance.fuzz.params import Mutants, dependencies, run_under
 from schwimmen.conformance.harness import default_rulesets
 from schwimmen.conformance.lint import lint

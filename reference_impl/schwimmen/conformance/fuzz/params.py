@@ -13,9 +13,11 @@ may change a parameter that has no list of choices (a penalty of two lives, a pa
 sixes), and a fixture must not apply to it when it gives another answer.
 
 The same mutants say what the implementation most likely does: a mutant under which
-the reference answers as the implementation did, up to the first difference, *explains*
-the difference ("it plays as if penalties.knocker_lowest were 2"). That parameter names
-the difference, and two differences with the same field and explanation are one.
+the reference answers the whole case as the implementation did, and fails the fixture
+exactly as the implementation does (the reference without the change passing it),
+*explains* the difference ("it plays as if penalties.knocker_lowest were 2"). That
+parameter names the difference, and two differences with the same field and
+explanation are one; one that only agrees up to the difference explains nothing.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 
 from schwimmen.conformance.compare import compare
 from schwimmen.conformance.fixtures import parameter_values, predicate_holds
-from schwimmen.conformance.fuzz.diff import Difference, Malformed, first_difference
+from schwimmen.conformance.fuzz.diff import Malformed, first_difference
 from schwimmen.conformance.mutations import alternatives
 from schwimmen.engine.adapter import run_case
 from schwimmen.spec.errors import SpecErrors
@@ -181,26 +183,44 @@ def explanations(
     mutants: Mutants,
     case: Mapping[str, Any],
     got: Outcome,
-    difference: Difference,
     declared: frozenset[str],
+    expect: Mapping[str, Any],
 ) -> list[Mutant]:
-    """The mutants under which the reference agrees with the implementation's outcome
-    at least up to and including its first difference; those that agree with all of it
-    first (a mutant that plays the whole case as the implementation did is the likelier
-    cause than one that only happens to agree up to the difference)."""
+    """The mutants that explain how the implementation's outcome ``got`` differs from
+    the reference's: under each, the
+    reference plays the whole case as the implementation did (a mutant that agrees only
+    up to the difference merely happens to match it there: a stacked pack dealt another
+    way can give the next dealer the implementation's hands by chance), and, by the
+    fixture's expectation ``expect`` (which the reference without the change passes),
+    it fails exactly where and as the implementation fails. Both are checked; a
+    difference no mutant explains is named by its field and phase alone."""
     steps = len(case.get("steps", ()))
-    whole, partly = [], []
     values = parameter_values(mutants.ruleset)
+    try:
+        wanted = _said(compare(expect, got, steps, declared).mismatches)
+    except ValueError:
+        return []
+    reference = run_under(case, mutants.ruleset)
+    if not wanted or reference is None or compare(expect, reference, steps).mismatches:
+        return []  # the implementation passes it, or the reference without a change fails it
+    out = []
     for mutant in mutants.each():
         outcome = run_under(case, mutant.ruleset)
         if outcome is None:
             continue
         try:
-            later = first_difference(outcome, got, steps, declared, values)
-        except (Malformed, KeyError, TypeError):
+            if first_difference(outcome, got, steps, declared, values) is not None:
+                continue
+            if _said(compare(expect, outcome, steps, declared).mismatches) != wanted:
+                continue
+        except (Malformed, KeyError, TypeError, ValueError):
             continue
-        if later is None:
-            whole.append(mutant)
-        elif later.position() > difference.position():
-            partly.append(mutant)
-    return whole + partly
+        out.append(mutant)
+    return out
+
+
+def _said(mismatches: Any) -> set[tuple[str, str]]:
+    """Where an outcome differs from an expectation, and what it says there."""
+    from schwimmen.conformance.compare import show
+
+    return {(m.path, show(m.actual)) for m in mismatches}
