@@ -28,8 +28,6 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.slow
-
 ROOT = Path(__file__).resolve().parent.parent
 DESKTOP = (1280, 900)
 PHONE = (390, 844)
@@ -102,7 +100,10 @@ def _requirements() -> str | None:
     return None
 
 
-pytestmark = pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(_requirements() is not None, reason=str(_requirements())),
+]
 
 
 @pytest.fixture(scope="module")

@@ -439,12 +439,21 @@ def test_the_calculator_page_and_its_tables_are_published(site: Path, catalog: C
     assert meta_file.stat().st_size < 256 * 1024
 
 
+def _copy_site_sources(target: Path) -> None:
+    """What ``mkdocs build`` reads from the checkout: its configuration, the pages and the
+    theme's overrides."""
+    shutil.copy(ROOT / "mkdocs.yml", target / "mkdocs.yml")
+    for folder in ("docs", "overrides"):
+        shutil.copytree(
+            ROOT / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__")
+        )
+
+
 @needs_mkdocs
 def test_the_build_fails_when_the_example_does_not_resolve(
     tmp_path: Path, build_site: Callable[..., subprocess.CompletedProcess[str]]
 ) -> None:
-    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
-    shutil.copytree(ROOT / "docs", tmp_path / "docs", ignore=shutil.ignore_patterns("__pycache__"))
+    _copy_site_sources(tmp_path)
     example = tmp_path / "docs" / "examples" / "house-rule-example.yaml"
     text = example.read_text(encoding="utf-8")
     assert "value: 4\n" in text
@@ -475,8 +484,7 @@ def test_the_finder_page_embeds_its_questions_and_every_ruleset(
 def test_the_build_fails_when_a_finder_answer_names_no_rule(
     tmp_path: Path, build_site: Callable[..., subprocess.CompletedProcess[str]]
 ) -> None:
-    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
-    shutil.copytree(ROOT / "docs", tmp_path / "docs", ignore=shutil.ignore_patterns("__pycache__"))
+    _copy_site_sources(tmp_path)
     questions = tmp_path / "docs" / "data" / "finder.yaml"
     text = questions.read_text(encoding="utf-8")
     assert "{lives.after_last: out}" in text
