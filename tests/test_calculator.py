@@ -165,6 +165,7 @@ class _Page:
         return found
 
 
+@pytest.mark.slow
 def test_every_three_card_hand_of_every_ruleset_agrees_with_the_engine(
     catalog: Catalog, three_card: tuple[list[str], CalculatorData]
 ) -> None:

@@ -64,6 +64,7 @@ def test_show_every_ruleset(name: str, capsys: pytest.CaptureFixture[str]) -> No
     assert kinds <= {"cited", "interpreted", "default"}
 
 
+@pytest.mark.slow
 def test_show_every_house_rule_on_its_origin(
     catalog: Catalog, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -45,6 +45,7 @@ def test_every_ruleset_gets_cases(catalog: Catalog, name: str) -> None:
     assert planned(fixtures, [catalog.resolve(name)])
 
 
+@pytest.mark.slow
 def test_no_case_depends_on_a_parameter_it_does_not_pin() -> None:
     """Mutation lint: a house rule changing any unpinned parameter leaves outcomes alone."""
     from schwimmen.conformance.mutations import hidden_dependencies

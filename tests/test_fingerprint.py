@@ -59,6 +59,7 @@ def _fingerprint(catalog: Catalog, trial: Trial, bases: list[str] | None = None)
     return result
 
 
+@pytest.mark.slow
 def test_every_house_rule_is_named_on_its_ruleset_with_exactly_its_values(
     catalog: Catalog,
 ) -> None:
@@ -90,6 +91,7 @@ def test_a_house_rule_is_named_as_its_composition_under_the_default_bases(
     assert best.complexity == 1
 
 
+@pytest.mark.slow
 def test_random_mutants_are_named_exactly_or_counted_apart(catalog: Catalog) -> None:
     trials = sample(mutant_trials(catalog, SEED, 1, 0), 3, SEED)
     trials += sample(mutant_trials(catalog, SEED, 0, 1), 2, SEED)

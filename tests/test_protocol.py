@@ -50,6 +50,7 @@ def test_serve_answers_start_run_and_stop() -> None:
     assert answers[2]["status"] == "errored" and answers[2]["seq"] == 2
 
 
+@pytest.mark.slow
 def test_reference_passes_everything_over_the_protocol(catalog: Catalog) -> None:
     options = Options(impl=f"{sys.executable} -m schwimmen serve", jobs=2, validate_protocol=True)
     suite = run_suite(catalog, options)

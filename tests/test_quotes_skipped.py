@@ -84,6 +84,7 @@ def test_validate_with_the_texts_checks_and_says_nothing_more(
     assert "quote stands on line 23 of s001, not on line 22" in out
 
 
+@pytest.mark.slow
 def test_lint_fails_when_it_could_not_check_the_quotes(
     no_texts: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
