@@ -31,6 +31,7 @@ from schwimmen.spec.model import (
     Translations,
     Unresolved,
     freeze,
+    shown,
 )
 from schwimmen.spec.parameters import BY_PATH, PARAMETERS, applicable
 from schwimmen.spec.rules import build_rules
@@ -448,7 +449,7 @@ class Catalog:
                         overlay.doc.error(
                             ("requires", i),
                             f"house rule {overlay.id!r} does not fit ruleset {base.id!r}: "
-                            f"{cond['why']} ({cond['param']} is {_shown(actual)} there)",
+                            f"{cond['why']} ({cond['param']} is {shown(actual)} there)",
                         )
                     )
             for param, entry, path in overlay.entries():
@@ -468,8 +469,8 @@ class Catalog:
                             path,
                             f"conflict: house rules {earlier.file.id!r} "
                             f"({earlier.file.where(earlier.path)}) and {overlay.id!r} set "
-                            f"{param} differently ({_shown(earlier.setting.value)} vs "
-                            f"{_shown(setting.value)})",
+                            f"{param} differently ({shown(earlier.setting.value)} vs "
+                            f"{shown(setting.value)})",
                         )
                     )
                     continue
@@ -502,7 +503,7 @@ class Catalog:
                 p.file.doc.error(
                     p.path,
                     f"{key} does not apply to {base.id!r}: it needs {failed.describe()}, "
-                    f"but {failed.param} is {_shown(actual)}",
+                    f"but {failed.param} is {shown(actual)}",
                     key=True,
                 )
             )
@@ -607,14 +608,6 @@ def _suggest(name: str, known: Collection[str], label: str) -> str:
     if close:
         return "did you mean " + " or ".join(repr(c) for c in close) + "?"
     return f"{label}: " + ", ".join(sorted(known))
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, tuple):
-        return "[" + ", ".join(_shown(v) for v in value) + "]"
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{k}: {_shown(v)}" for k, v in value.items()) + "}"
-    return str(value)
 
 
 def load_catalog(texts_dir: Path | None = None) -> Catalog:

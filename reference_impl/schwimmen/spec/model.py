@@ -175,3 +175,13 @@ def thaw(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [thaw(v) for v in value]
     return value
+
+
+def shown(value: Any) -> str:
+    """A parameter's value as a message writes it: a list in brackets, a mapping in braces,
+    as a YAML flow value reads."""
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(shown(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {shown(v)}" for k, v in value.items()) + "}"
+    return str(value)

@@ -47,6 +47,7 @@ import yaml
 
 from schwimmen.resources import spec_dir
 from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec.model import shown, thaw
 from schwimmen.spec.parameters import PARAMETERS
 from schwimmen.spec.yamlread import read_file
 
@@ -80,14 +81,14 @@ class Finding:
         if base != self.base:
             return False
         for path, value in self.changes:
-            if _plain(values.get(path)) != value or _plain(base_values.get(path)) == value:
+            if thaw(values.get(path)) != value or thaw(base_values.get(path)) == value:
                 return False
-        return all(_plain(values.get(p)) == _plain(base_values.get(p)) for p in self.partners)
+        return all(thaw(values.get(p)) == thaw(base_values.get(p)) for p in self.partners)
 
     def message(self, base_values: Mapping[str, Any]) -> str:
-        parts = [f"{path} {_shown(value)}" for path, value in self.changes]
+        parts = [f"{path} {shown(value)}" for path, value in self.changes]
         parts += [
-            f"{p} {_shown(_plain(base_values.get(p)))} (from {self.base})" for p in self.partners
+            f"{p} {shown(thaw(base_values.get(p)))} (from {self.base})" for p in self.partners
         ]
         what = [IMPOSSIBLE[a] for a in self.impossible]
         if self.dead_end:
@@ -110,22 +111,6 @@ class Finding:
         if self.never_ends:
             out["never_ends"] = self.never_ends
         return out
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, list):
-        return "[" + ", ".join(_shown(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_shown(v)}" for k, v in value.items()) + "}"
-    return str(value)
 
 
 def _finding(raw: Mapping[str, Any]) -> Finding:
@@ -258,7 +243,7 @@ _Key = tuple[str, str]
 
 def _base_findings(run: _Run, base: str, domain: Mapping[str, list[Any]]) -> list[Finding]:
     """Singles and pairs on ``base`` (see the module doc for what makes a finding)."""
-    values = {k: _plain(v) for k, v in run.catalog.resolve(base).values().items()}
+    values = {k: thaw(v) for k, v in run.catalog.resolve(base).values().items()}
     base_outcome = run.outcome(base, {})
     assert base_outcome is not None
     singles: dict[_Key, tuple[tuple[str, Any], Outcome]] = {}

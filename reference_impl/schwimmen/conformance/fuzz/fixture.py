@@ -47,7 +47,7 @@ from schwimmen.engine.adapter import run_case
 from schwimmen.resources import schema_dir
 from schwimmen.spec.errors import SpecError, SpecErrors
 from schwimmen.spec.loader import Catalog
-from schwimmen.spec.model import Citation, ProvenanceKind, Ruleset
+from schwimmen.spec.model import Citation, ProvenanceKind, Ruleset, thaw
 from schwimmen.spec.parameters import PARAMETERS
 
 Outcome = Mapping[str, Any]
@@ -217,19 +217,11 @@ def citations(ruleset: Ruleset, pinned: Sequence[str]) -> Cites:
 
 def _flow(value: Any) -> str:
     return (
-        yaml.safe_dump(_plain(value), default_flow_style=True, width=1000)
+        yaml.safe_dump(thaw(value), default_flow_style=True, width=1000)
         .strip()
         .removesuffix("...")
         .strip()
     )
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 # ---------------------------------------------------------------------------- the file
@@ -304,7 +296,7 @@ class Draft:
             except ValueError:  # another drive: no relative path
                 pass
         return head + yaml.safe_dump(
-            _plain(self.data()),
+            thaw(self.data()),
             sort_keys=False,
             allow_unicode=True,
             width=100,
