@@ -187,6 +187,7 @@ def _answer_sets(data: dict[str, Any]) -> st.SearchStrategy[dict[str, str]]:
     )
 
 
+@pytest.mark.slow
 def test_any_answers_make_a_valid_house_rule(data: dict[str, Any], house_rules: HouseRules) -> None:
     """Whatever a table answers, the house rule offered on the nearest ruleset, and on any
     other one picked from the list, validates and plays as answered."""

@@ -80,6 +80,7 @@ def test_every_house_rule_is_named_on_its_ruleset_with_exactly_its_values(
     assert tally[HIT] >= len(trials) * 3 // 4, tally
 
 
+@pytest.mark.slow
 def test_a_house_rule_is_named_as_its_composition_under_the_default_bases(
     catalog: Catalog,
 ) -> None:
@@ -126,6 +127,7 @@ def test_an_indistinguishable_value_is_offered_as_an_alternative(catalog: Catalo
         assert dict(trial.changes) in offered, offered
 
 
+@pytest.mark.slow
 def test_serve_play_through_the_cli_with_a_house_rule_to_keep(
     catalog: Catalog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -165,6 +167,7 @@ def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return code, out, err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("mode", "words"),
     [

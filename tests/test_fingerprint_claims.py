@@ -36,6 +36,7 @@ def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return code, out, err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "mode", ["nothing", "wrong", "type:steps=5", "type:legal=[[1]]", "random:1"]
 )
@@ -55,6 +56,7 @@ def test_a_hostile_engine_gets_no_claim_no_house_rule_and_a_non_zero_exit(
     assert "not written" in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["crash:3", "hang-every:3"])
 def test_a_crashing_or_hanging_engine_is_stopped_by_the_total_budget(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, mode: str
@@ -96,6 +98,7 @@ def test_a_crashing_or_hanging_engine_is_told_too_unreliable_when_run_through(
     assert "too little judged to tell: the engine errored on" in out
 
 
+@pytest.mark.slow
 def test_a_fixed_rules_mutant_is_named_with_exactly_its_change_and_the_fixtures_showing_it(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -129,6 +132,7 @@ def test_a_fixed_rules_mutant_is_named_with_exactly_its_change_and_the_fixtures_
     assert int(last.split()[0]) >= tally["judged_with_changes"], last
 
 
+@pytest.mark.slow
 def test_a_house_rule_played_as_fixed_rules_is_named(capsys: pytest.CaptureFixture[str]) -> None:
     impl = f"{SERVE} --play rules-page+knocker-loses-two --fixed-rules"
     code, out, _ = _cli(capsys, "--impl", impl, "-j", "2", "--format", "json")

@@ -91,6 +91,7 @@ def test_a_named_ruleset_is_judged_alone(catalog: Catalog) -> None:
     assert not dutch.ok and "does not conform" in dutch.verdict().line
 
 
+@pytest.mark.slow
 def test_a_timed_out_answer_errs_every_case_that_shares_it(
     catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:

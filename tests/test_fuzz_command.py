@@ -43,6 +43,7 @@ def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
     return code, captured.out, captured.err
 
 
+@pytest.mark.slow
 def test_the_mutant_is_found_shrunk_and_written_as_a_fixture_the_suite_accepts(
     catalog: Catalog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -106,6 +107,7 @@ def test_the_outcome_gathered_while_generating_is_the_reference_answer_to_the_ca
     assert gathered > 5 * len(catalog.rulesets)
 
 
+@pytest.mark.slow
 def test_the_reference_against_itself_shows_no_difference_and_says_it_proves_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -158,6 +160,7 @@ def test_delta_debugging_keeps_exactly_what_the_test_needs() -> None:
     assert ddmin([5], lambda items: items) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("mode", "expected"),
     [
@@ -180,6 +183,7 @@ def test_a_broken_implementation_ends_the_run_with_a_clear_message(
     assert not list(tmp_path.rglob("*.yaml"))
 
 
+@pytest.mark.slow
 def test_an_implementation_that_crashes_now_and_then_is_restarted_and_reported(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -263,6 +267,7 @@ def test_a_name_that_is_taken_or_exists_gets_the_next_free_one(tmp_path: Path) -
     assert free_id("fuzz/pagat/new-0000", tmp_path, taken, force=False) == "fuzz/pagat/new-0000"
 
 
+@pytest.mark.slow
 def test_a_rerun_never_replaces_a_fixture_and_every_finding_is_a_file(
     catalog: Catalog, tmp_path: Path
 ) -> None:
@@ -326,6 +331,7 @@ def test_a_case_that_pins_nothing_still_cites_the_rule_it_is_played_by(
             assert cites.because or cites.defaults, (name, field)
 
 
+@pytest.mark.slow
 def test_every_fixture_written_lints_clean_and_problems_name_the_real_file(
     catalog: Catalog, tmp_path: Path
 ) -> None:
@@ -370,6 +376,7 @@ def test_a_suit_no_rule_decides_is_no_difference(catalog: Catalog) -> None:
     assert first_difference(ref, got, 1, state, ordered) is not None
 
 
+@pytest.mark.slow
 def test_an_engine_naming_another_tied_suit_shows_no_difference(
     catalog: Catalog, tmp_path: Path
 ) -> None:
@@ -407,6 +414,7 @@ def test_a_run_in_which_most_cases_errored_fails() -> None:
     assert "nothing compared" in str(failure(FuzzReport(1, cases=4, errored=4)))
 
 
+@pytest.mark.slow
 # ---------------------------------------------------------------------------- 7.
 def test_the_budget_is_the_whole_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from schwimmen.conformance.fuzz import GRACE
@@ -458,6 +466,7 @@ def _all_fields() -> frozenset[str]:
     return frozenset(FIELDS)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
 @pytest.mark.parametrize("interrupted", [False, True])
 def test_nothing_the_implementation_started_outlives_the_run(

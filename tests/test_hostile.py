@@ -86,6 +86,7 @@ HOSTILE = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("mode", list(HOSTILE))
 def test_hostile_implementation_gets_a_whole_report_and_no_green(

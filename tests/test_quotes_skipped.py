@@ -96,6 +96,7 @@ def test_lint_fails_when_it_could_not_check_the_quotes(
     assert "lint clean;" in out and "quote(s) NOT checked (--no-quotes)" in out
 
 
+@pytest.mark.slow
 def test_lint_with_the_texts_passes_clean(
     with_texts: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from jsonschema import Draft202012Validator
 
 from schwimmen.resources import schema_dir
@@ -39,6 +40,7 @@ def test_enum_classes_cover_every_choice_parameter() -> None:
     assert all(path in BY_PATH for path in ENUM_OF)
 
 
+@pytest.mark.slow
 def test_every_yaml_file_reads_the_same_without_libyaml() -> None:
     """PyYAML's C loader accepts a few things its pure-Python loader refuses (a plain
     scalar ending in "?" inside a flow mapping); on a machine without libyaml such a file

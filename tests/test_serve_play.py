@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from schwimmen.conformance.harness import Options, run_suite
 from schwimmen.conformance.runner import Status
 from schwimmen.spec.loader import Catalog
@@ -19,6 +21,7 @@ def _failed(catalog: Catalog, impl: str) -> set[str]:
     return {r.fixture.id for r in suite.results if r.status is Status.FAILED}
 
 
+@pytest.mark.slow
 def test_playing_the_claimed_ruleset_passes_and_a_mutant_fails_where_it_differs(
     catalog: Catalog,
 ) -> None:

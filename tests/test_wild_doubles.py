@@ -146,6 +146,7 @@ def _keys(report: Report) -> set[tuple[str, str]]:
     return {(r["fixture"], r["case"]) for r in report["results"]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_every_planned_case_is_accounted_for(
     runs: dict[str, tuple[int, Report]], engine: str

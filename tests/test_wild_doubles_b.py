@@ -153,6 +153,7 @@ def knack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
 # ----------------------------------------------------------------------------- blitz
 
 
+@pytest.mark.slow
 @needs_node
 def test_blitz_every_case_is_accounted_for(blitz: Run, catalog: Catalog) -> None:
     assert truth("blitz")["base"] == "scat"
@@ -191,6 +192,7 @@ def test_blitz_refuses_without_a_reason_and_fails_only_there(blitz: Run, fixture
     assert all("not reported" in str(m["actual"]) for m in mismatches)
 
 
+@pytest.mark.slow
 @needs_node
 def test_blitz_is_right_once_the_missing_reason_is_declared(tmp_path: Path) -> None:
     run = conformance(
