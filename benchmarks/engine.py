@@ -147,9 +147,9 @@ def sim_rounds(rules: Rules, rng: random.Random) -> Callable[[], int]:
     return work
 
 
-def sim_matches(rules: Rules, rng: random.Random) -> Callable[[], int]:
-    """Rounds played in whole matches as ``schwimmen simulate`` plays them: one chunk of
-    matches at a time, on the engine it chooses."""
+def sim_matches(rules: Rules, rng: random.Random, unit: str = "rounds") -> Callable[[], int]:
+    """Whole matches as ``schwimmen simulate`` plays them, one chunk at a time on the
+    engine it chooses, counted in ``unit`` ("rounds" or "matches") played."""
     sim = Simulator(rules, SEATS)
     seed = rng.randrange(1 << 30)
     first = [0]
@@ -158,7 +158,7 @@ def sim_matches(rules: Rules, rng: random.Random) -> Callable[[], int]:
         stats = Stats()
         sim.play_matches(seed, first[0], CHUNK, stats)
         first[0] += CHUNK
-        return stats.rounds
+        return int(getattr(stats, unit))
 
     return work
 
@@ -174,21 +174,6 @@ def compiled_rounds(rules: Rules, rng: random.Random) -> Callable[[], int]:
             shuffle(deck)
             play(deck, SEATS, rand, None)
         return 200
-
-    return work
-
-
-def compiled_matches(rules: Rules, rng: random.Random) -> Callable[[], int]:
-    """Whole matches (matches/s) as ``schwimmen simulate`` plays them."""
-    sim = Simulator(rules, SEATS)
-    seed = rng.randrange(1 << 30)
-    first = [0]
-
-    def work() -> int:
-        stats = Stats()
-        sim.play_matches(seed, first[0], CHUNK, stats)
-        first[0] += CHUNK
-        return stats.matches
 
     return work
 
@@ -298,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         tally = [0, 0]
         sim_r, sim_ratio = paired(sim_rounds(rules, rng), rounds_base, t, seen_r)
-        sim_m, sim_m_ratio = paired(compiled_matches(rules, rng), matches_base, t, seen_m)
+        sim_m, sim_m_ratio = paired(sim_matches(rules, rng, "matches"), matches_base, t, seen_m)
         full, full_ratio = paired(full_rounds(rules, rng, False), rounds_base, t, seen_r)
         observed, observed_ratio = paired(
             full_rounds(rules, rng, True, tally), rounds_base, t, seen_r

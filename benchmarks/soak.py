@@ -41,10 +41,10 @@ from schwimmen.engine.bots import Bot, GreedyBot, RandomBot
 from schwimmen.engine.compiled import compile_round
 from schwimmen.engine.hands import evaluator_for
 from schwimmen.engine.invariants import (
+    check_batch,
     check_cards,
     check_compiled_round,
     check_lives,
-    check_replay,
     check_secrecy,
 )
 from schwimmen.engine.match import Match
@@ -171,18 +171,7 @@ def _lockstep_replays(rules: Any, rounds: int, seed: int, deadline: float) -> in
     sizes = list(range(rules.players.min, min(rules.players.max, 6) + 1))
     while done < rounds and time.perf_counter() < deadline:
         n = sizes[done // 50 % len(sizes)]
-        batch = kernel.play(n, 50, gen, trace=True)
-        assert batch.decks is not None and batch.traces is not None
-        for i in range(50):
-            check_replay(
-                rules,
-                n,
-                batch.decks[i].tolist(),
-                batch.traces[i],
-                int(batch.reason[i]),
-                bool(batch.at_deal[i]),
-                batch.losses[i].tolist(),
-            )
+        check_batch(rules, n, kernel.play(n, 50, gen, trace=True), 50)
         done += 50
     return done
 

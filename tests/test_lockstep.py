@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from schwimmen.conformance.harness import default_rulesets
-from schwimmen.engine.invariants import check_replay
+from schwimmen.engine.invariants import check_batch
 from schwimmen.engine.lives import settle
 from schwimmen.engine.rotation import next_dealer
 from schwimmen.engine.simulate import Simulator, Stats, choose_bot, lockstep_missing, simulate
@@ -57,19 +57,9 @@ def _replay_batch(rules: Rules, seed: int, per_table: int) -> int:
     checked = 0
     for n in range(rules.players.min, min(6, rules.players.max) + 1):
         batch = kernel.play(n, per_table, gen, trace=True)
-        assert batch.decks is not None and batch.traces is not None
         assert (batch.reason >= 0).all(), "a round of the batch did not end"
-        for i in range(per_table):
-            check_replay(
-                rules,
-                n,
-                batch.decks[i].tolist(),
-                batch.traces[i],
-                int(batch.reason[i]),
-                bool(batch.at_deal[i]),
-                batch.losses[i].tolist(),
-            )
-            checked += 1
+        check_batch(rules, n, batch, per_table)
+        checked += per_table
     return checked
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from schwimmen.engine.compiled import REASONS, CompiledRound
 from schwimmen.engine.hands import evaluator_for
@@ -19,6 +20,9 @@ from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import parse_text
 from schwimmen.protocol.cards import parse, seat_name
 from schwimmen.spec.rules import Rules
+
+if TYPE_CHECKING:
+    from schwimmen.engine.lockstep import Batch
 
 
 def check_cards(match: Match) -> None:
@@ -100,6 +104,22 @@ def check_compiled_round(
     trace: list[tuple[int, str]] = []
     reason, at_deal, losses = compiled.play(list(deck), seats, rand, trace)
     check_replay(compiled.rules, seats, deck, trace, reason, at_deal, losses)
+
+
+def check_batch(rules: Rules, seats: int, batch: Batch, count: int) -> None:
+    """Replay the first ``count`` rounds of a traced lockstep batch through the full engine
+    (:func:`check_replay`): the soak and the differential test check batches alike."""
+    assert batch.decks is not None and batch.traces is not None
+    for i in range(count):
+        check_replay(
+            rules,
+            seats,
+            batch.decks[i].tolist(),
+            batch.traces[i],
+            int(batch.reason[i]),
+            bool(batch.at_deal[i]),
+            batch.losses[i].tolist(),
+        )
 
 
 def check_replay(
