@@ -20,7 +20,7 @@ from typing import Any
 
 from schwimmen.resources import spec_dir
 from schwimmen.spec import consistency, termination
-from schwimmen.spec.errors import JsonPath, Notice, SpecError, SpecErrors
+from schwimmen.spec.errors import JsonPath, Notice, SpecError, SpecErrors, SpecWarning
 from schwimmen.spec.model import (
     TRANSLATED,
     Citation,
@@ -325,7 +325,8 @@ class Catalog:
         self._check_resolved(placed, base_file, base_values, errors)
         if errors:
             raise SpecErrors(errors)
-        return self._build(name, base_file, overlay_files, placed)
+        warnings = self._warnings(placed, base_file, base_values)
+        return self._build(name, base_file, overlay_files, placed, warnings)
 
     def _lookup_ruleset(self, name: str, errors: list[SpecError]) -> SpecFile | None:
         if name in self.rulesets:
@@ -526,8 +527,30 @@ class Catalog:
             p = placed[key]
             errors.append(p.file.doc.error((*p.path, "value"), message))
 
+    def _warnings(
+        self, placed: dict[str, _Placed], base: SpecFile, base_values: Mapping[str, Any]
+    ) -> tuple[SpecWarning, ...]:
+        """What the composition makes doubtful: each suspected pair of the contradiction
+        table it makes, at the value of the first parameter it names."""
+        values = {k: p.setting.value for k, p in placed.items()}
+        out = []
+        for suspect, message in termination.suspicions(base.id, base_values, values):
+            p = placed[suspect.changes[0][0]]
+            error = p.file.doc.error((*p.path, "value"), message)
+            out.append(
+                SpecWarning(
+                    error.file, error.line, error.col, error.path, message, suspect.parameters
+                )
+            )
+        return tuple(sorted(out))
+
     def _build(
-        self, name: str, base: SpecFile, overlays: list[SpecFile], placed: dict[str, _Placed]
+        self,
+        name: str,
+        base: SpecFile,
+        overlays: list[SpecFile],
+        placed: dict[str, _Placed],
+        warnings: tuple[SpecWarning, ...] = (),
     ) -> Ruleset:
         order = {p.path: i for i, p in enumerate(PARAMETERS)}
         settings = {k: placed[k].setting for k in sorted(placed, key=order.__getitem__)}
@@ -554,6 +577,7 @@ class Catalog:
             settings=MappingProxyType(settings),
             unresolved=unresolved,
             rules=build_rules(values),
+            warnings=warnings,
         )
 
     # ----------------------------------------------------------------- whole catalog
@@ -570,6 +594,22 @@ class Catalog:
                 continue
             errors.extend(self._errors_of(f"{origin}{SEPARATOR}{hid}"))
         return sorted(set(errors))
+
+    def check_all_warnings(self) -> list[SpecWarning]:
+        """Every warning of the rulesets and house rules :meth:`check_all` resolves (those
+        that resolve; the others have errors)."""
+        names = sorted(self.rulesets) + [
+            f"{sf.data['origin']}{SEPARATOR}{hid}"
+            for hid, sf in sorted(self.house_rules.items())
+            if str(sf.data["origin"]) in self.rulesets
+        ]
+        out: set[SpecWarning] = set()
+        for name in names:
+            try:
+                out.update(self.resolve(name).warnings)
+            except SpecErrors:
+                continue
+        return sorted(out)
 
     def _errors_of(self, name: str) -> list[SpecError]:
         try:
