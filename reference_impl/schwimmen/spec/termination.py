@@ -24,6 +24,14 @@ finding only where neither of its singles is one; a single is reported with the 
 parameters that take part (``with``: changing one of them to some other value lets the
 search find what was missing), so that the message names both sides of the clash.
 
+A single or pair under which only the end of a round went missing (no round the search
+looked at ended, though the base and each change alone end rounds robustly, and nothing
+proves that none can) is *suspected*: kept in the file's ``suspected`` section with the
+evidence (positions visited, positions checked, breadth-first searches made, each up to
+the search's ``budget``), and the loader warns about it rather than refusing it (a
+warning: the composition loads and plays). A single is suspected only with the base's
+parameters that take part, as a single finding is.
+
 ``python -m schwimmen.spec.termination --write`` runs the sweep and writes the file; the
 slow test ``tests/test_termination.py`` runs it again and requires the same file, so the
 table can never go stale.
@@ -515,7 +523,8 @@ def sweep(
 
 HEADER = (
     "# yaml-language-server: $schema=../schemas/contradictions.schema.json\n"
-    "# Compositions the loader refuses because a round cannot end or a rule can never apply.\n"
+    "# Compositions the loader refuses because a round cannot end or a rule can never apply\n"
+    "# (findings), and those it only warns about (suspected: no round searched ended).\n"
     "# Written by `python -m schwimmen.spec.termination --write` (the search over small\n"
     "# positions, schwimmen.engine.reachability, over every single and pair of parameter\n"
     "# changes on every ruleset); tests/test_termination.py (slow) writes it again and\n"
