@@ -448,3 +448,25 @@ def test_what_the_page_refuses_the_loader_refuses_naming_both_parameters(
         )
         for param in [*entry["set"], *entry["with"]]:
             assert param in text, (rid, param, text)
+
+
+def test_what_the_page_suspects_it_offers_and_validate_warns_about(
+    data: dict[str, Any], house_rules: HouseRules
+) -> None:
+    """A suspicion is no refusal: the page offers the file, with its warning, and
+    ``validate`` accepts it with a warning (``HouseRules.check`` requires both)."""
+    cases = [
+        (ruleset["id"], answers)
+        for ruleset in data["rulesets"]
+        for answers in _one_or_two_answers(data)
+        if (found := finder.clash(data, ruleset["id"], answers)) is not None
+        and found.kind == "suspected"
+    ]
+    if not cases:
+        pytest.skip("the contradiction table suspects nothing the finder's answers make")
+    before = house_rules.warned
+    for rid, answers in cases:
+        text = finder.house_rule_yaml(data, rid, answers, "en")
+        assert text is not None
+        house_rules.check(text, "en", data, rid, answers)
+    assert house_rules.warned - before == len(cases)
