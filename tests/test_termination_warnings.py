@@ -98,9 +98,34 @@ def test_a_suspected_composition_loads_with_a_warning_at_its_value(
     for param in suspect.parameters:
         assert param in warning.message
     assert "warning:" in str(warning) and str(warning).startswith(f"{path}:{at[first]}:")
-    # the same composition as changes on the base carries it too, and is not refused
+    # the same composition as changes on the base carries it too, named by the changes
     ruleset = catalog.mutant(suspect.base, dict(suspect.changes))
     assert [w.message for w in ruleset.warnings] == [warning.message]
+    assert ruleset.warnings[0].file.startswith("<changes ")
+
+
+def test_where_two_files_make_the_pair_the_warning_says_where_the_second_is_set(
+    tmp_path: Path,
+) -> None:
+    suspect = next(s for s in termination.suspects() if len(s.changes) == 2)
+    text, _ = _house_rule(suspect)
+    head = text.split("rules:\n")[0]
+    files = []
+    for i, (path, value) in enumerate(suspect.changes):
+        group, name = path.split(".", 1)
+        body = head.replace("id: suspected-rule", f"id: suspected-part-{i}") + (
+            f"rules:\n  {group}:\n    {name}:\n      value: {json.dumps(value)}\n"
+            "      default:\n        why: test\n"
+        )
+        file = tmp_path / f"suspected-part-{i}.yaml"
+        file.write_text(body, encoding="utf-8")
+        files.append(file)
+    ruleset = Catalog.load().resolve("+".join([suspect.base, *map(str, files)]))
+    assert len(ruleset.warnings) == 1
+    warning = ruleset.warnings[0]
+    assert warning.file == str(files[0])
+    second = suspect.changes[1][0]
+    assert f"({second} is set at {files[1]}:" in warning.message
 
 
 def test_validate_and_show_print_the_warning_and_exit_0_strict_fails(

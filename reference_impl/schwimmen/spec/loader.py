@@ -9,6 +9,7 @@ chain, overlays, conflicts, applicability, completeness, consistency) →
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import os
@@ -303,7 +304,16 @@ class Catalog:
         errors = check_file(overlay, self.bibliography, expected_kind="house-rule")
         if errors:
             raise SpecErrors([_relabel(e, shown) for e in errors])
-        return self._resolved(f"{name}+{{{shown}}}", base_file, [*overlay_files, overlay])
+        ruleset = self._resolved(f"{name}+{{{shown}}}", base_file, [*overlay_files, overlay])
+        if not ruleset.warnings:
+            return ruleset
+        named = tuple(
+            SpecWarning(f"<changes {shown}>", 1, 1, w.path, w.message, w.parameters)
+            if w.file == doc.file
+            else w
+            for w in ruleset.warnings
+        )
+        return dataclasses.replace(ruleset, warnings=named)
 
     def _lookup(self, parts: list[str]) -> tuple[SpecFile, list[SpecFile]]:
         errors: list[SpecError] = []
@@ -531,11 +541,16 @@ class Catalog:
         self, placed: dict[str, _Placed], base: SpecFile, base_values: Mapping[str, Any]
     ) -> tuple[SpecWarning, ...]:
         """What the composition makes doubtful: each suspected pair of the contradiction
-        table it makes, at the value of the first parameter it names."""
+        table it makes, at the value of the first parameter it names (where the second is
+        set elsewhere, the message says where)."""
         values = {k: p.setting.value for k, p in placed.items()}
         out = []
         for suspect, message in termination.suspicions(base.id, base_values, values):
             p = placed[suspect.changes[0][0]]
+            for other, _ in suspect.changes[1:]:
+                q = placed[other]
+                if q.file is not p.file:
+                    message += f" ({other} is set at {q.file.where((*q.path, 'value'))})"
             error = p.file.doc.error((*p.path, "value"), message)
             out.append(
                 SpecWarning(
