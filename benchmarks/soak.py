@@ -4,12 +4,12 @@
                               [--ruleset NAME ...] [--first 0] [--bot auto] [--budget 120]
 
 For each ruleset and each house rule on the ruleset it comes from (every composition the
-project ships), with the bot of ``--bot`` (``auto``, as ``schwimmen simulate`` chooses:
-the random bot, the greedy one where a knock needs a 31 and random rounds hardly end):
+project ships), with the bot of ``--bot``:
 
 1. ``--matches`` matches as ``schwimmen simulate`` plays them (rounds in lockstep or
-   compiled for the random bot, the full engine for the greedy one): no exception, and
-   every match ends within the simulator's cap on rounds;
+   compiled for the random bot, the full engine for the greedy one): no exception, every
+   round ends within the simulation's cap on turns and every match within its cap on
+   rounds;
 2. ``--checked`` matches on the full engine with every invariant checked after every
    action: each card in exactly one place, hand sizes, lives never coming back, a legal
    action for every seat to move, observations that hide what a seat may not see (a
@@ -17,6 +17,17 @@ the random bot, the greedy one where a knock needs a 31 and random rounds hardly
 3. ``--rounds`` random-bot rounds of the compiled round, and as many in lockstep where
    lockstep plays the ruleset, replayed action by action through the full engine, with
    the same end, the same reason and the same losses (differential test).
+
+``--bot auto`` (the default) is two choices. The matches of part 1 are played by the bot
+``schwimmen simulate`` chooses: the random bot, whose figures come fastest and whose
+rounds go where no person would (every player passing, the stock running out), and the
+greedy bot where a knock needs a 31, which random play seldom holds so that its rounds
+would hardly end. The checked matches of part 2 alternate the greedy bot, which plays as
+people do (towards a 31, knocking on a good hand) and so reaches the positions a table
+reaches (31s and Feuer in play, showdowns of strong hands), with the random bot, so that
+every composition is checked under both kinds of play; where the greedy bot was chosen,
+all of them are greedy. ``--bot greedy`` or ``--bot random`` plays every part with that
+bot (the differential test of part 3 is random play by design).
 
 Each part of a composition stops when a third of ``--budget`` seconds is spent and says
 how far it got (``cut by the budget``), so the run covers every composition in bounded
@@ -38,7 +49,7 @@ from typing import Any
 
 from schwimmen.conformance.harness import default_rulesets
 from schwimmen.engine.bots import Bot, GreedyBot, RandomBot
-from schwimmen.engine.compiled import compile_round
+from schwimmen.engine.compiled import RoundTooLong, compile_round
 from schwimmen.engine.hands import evaluator_for
 from schwimmen.engine.invariants import (
     check_batch,
@@ -60,6 +71,19 @@ def _seats(low: int, high: int, i: int) -> int:
 CHECKED_CAP = 20_000
 
 
+def _checked_bot(asked: str, chosen: str, i: int) -> Bot:
+    """The bot of checked match ``i`` (see the module doc: ``auto`` alternates)."""
+    if chosen == "greedy" or (asked == "auto" and i % 2 == 0):
+        return GreedyBot()
+    return RandomBot(random.Random(i))
+
+
+def _bot_words(asked: str, chosen: str) -> str:
+    if asked == "auto" and chosen == "random":
+        return "random; checked: greedy and random"
+    return chosen
+
+
 def soak_one(
     name: str,
     matches: int,
@@ -73,7 +97,12 @@ def soak_one(
     rules = catalog.resolve(name).rules
     low, high = rules.players.min, rules.players.max
     chosen, _ = choose_bot(rules, bot)
-    out: dict[str, Any] = {"ruleset": name, "problems": [], "bot": chosen, "cut": []}
+    out: dict[str, Any] = {
+        "ruleset": name,
+        "problems": [],
+        "bot": _bot_words(bot, chosen),
+        "cut": [],
+    }
     part = budget / 3
     start = time.perf_counter()
     try:
@@ -97,6 +126,8 @@ def soak_one(
         out["engine"] = sims[sizes[0]].engine()
         if stats.unfinished:
             out["problems"].append(f"{stats.unfinished} matches did not end")
+    except RoundTooLong as exc:
+        out["problems"].append(f"simulation: {exc.named(name)}")
     except Exception:
         out["problems"].append("simulation: " + traceback.format_exc(limit=3))
     out["compiled_s"] = time.perf_counter() - start
@@ -111,7 +142,7 @@ def soak_one(
                 break
             seats = _seats(low, high, i)
             match = Match(rules, seats, seed=i, lives=2)
-            player: Bot = GreedyBot() if chosen == "greedy" else RandomBot(random.Random(i))
+            player = _checked_bot(bot, chosen, i)
             lives = list(match.lives)
             steps = 0
             seen = 0
@@ -151,6 +182,8 @@ def soak_one(
             replayed += 1
         if not lockstep_missing(rules):
             replayed += _lockstep_replays(rules, rounds, 99 + first, start + part)
+    except RoundTooLong as exc:
+        out["problems"].append(f"differential: {exc.named(name)}")
     except Exception:
         out["problems"].append("differential: " + traceback.format_exc(limit=4))
     out["differential_rounds"] = replayed
@@ -212,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
             bad += bool(r["problems"])
             cut = f" (cut by the budget: {', '.join(r['cut'])})" if r["cut"] else ""
             print(
-                f"{status:6s} {r['ruleset']:42s} bot {r['bot']:6s} "
+                f"{status:6s} {r['ruleset']:42s} bot {r['bot']} | "
                 f"{r.get('matches', 0):6d} matches "
                 f"({r.get('rounds', 0):7d} rounds) {r['compiled_s']:6.1f}s | "
                 f"{r.get('checked_matches', 0)} checked ({r.get('checked_actions', 0)} actions, "
@@ -225,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
                 print("   ", problem.replace("\n", "\n    "))
     print(
         f"{len(names)} compositions, {bad} broken, {time.perf_counter() - start:.0f} s "
-        f"(bot: {args.bot}; auto is random, greedy where a knock needs a 31)"
+        f"(bot: {args.bot}; auto: the simulated matches random, greedy where a knock needs "
+        "a 31; the checked matches greedy and random in turn)"
     )
     return 1 if bad else 0
 

@@ -150,6 +150,10 @@ def test_the_table_is_read_and_names_known_parameters() -> None:
         assert all(path in BY_PATH for path, _ in found.changes)
         assert all(path in BY_PATH for path in found.partners)
         assert found.impossible or found.dead_end or found.never_ends
+    for suspect in termination.suspects():
+        assert suspect.base in _catalog().rulesets
+        assert all(path in BY_PATH for path in suspect.parameters)
+        assert suspect.positions > 0 and suspect.searched > 0
 
 
 def test_no_shipped_composition_is_refused_by_the_table() -> None:

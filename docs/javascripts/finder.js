@@ -3,8 +3,9 @@
  *
  * Everything it knows comes from the JSON the site's build puts into the page
  * (<script id="sw-finder-data">, made by schwimmen.docsgen.finder.export): the questions,
- * the words in English and German, and each ruleset's values of the parameters the
- * questions ask about. The logic is the same as in schwimmen/docsgen/finder.py, which the
+ * the words in English and German, each ruleset's values of the parameters the
+ * questions ask about, and the changes the contradiction table (spec/contradictions.yaml)
+ * refuses or suspects, so that the page never offers a house rule the loader refuses. The logic is the same as in schwimmen/docsgen/finder.py, which the
  * tests compare it with; nothing is fetched. The script does nothing on other pages.
  */
 (function () {
@@ -164,6 +165,36 @@
     });
   };
 
+  Finder.prototype.clash = function (rid, answers) {
+    var data = this.data, values = {};
+    this.houseRuleChanges(rid, answers).changes.forEach(function (c) { values[c.param] = c; });
+    var has = function (p) { return Object.prototype.hasOwnProperty.call(values, p); };
+    var kinds = ["refused", "suspected"];
+    for (var k = 0; k < kinds.length; k++) {
+      var entries = data[kinds[k]] || [];
+      for (var i = 0; i < entries.length; i++) {
+        var entry = entries[i];
+        if (entry.base !== rid || entry["with"].some(has)) continue;
+        var params = Object.keys(entry.set);
+        var made = params.filter(function (p) { return has(p) && same(values[p].value, entry.set[p]); });
+        if (made.length !== params.length) continue;
+        var asked = {};
+        made.forEach(function (p) { asked[values[p].question] = true; });
+        var ids = data.questions.filter(function (q) { return asked[q.id]; }).map(function (q) { return q.id; });
+        return { kind: kinds[k], questions: ids };
+      }
+    }
+    return null;
+  };
+
+  Finder.prototype.clashText = function (rid, found, lang) {
+    var data = this.data;
+    var asked = found.questions.map(function (id) {
+      return pick(data.questions.filter(function (q) { return q.id === id; })[0].text, lang);
+    }).join(" ");
+    return this.word(found.kind, lang, { questions: asked, ruleset: this.title(rid, lang) });
+  };
+
   function yamlValue(value) {
     if (Array.isArray(value)) return "[" + value.map(yamlValue).join(", ") + "]";
     if (value !== null && typeof value === "object") {
@@ -179,6 +210,8 @@
   Finder.prototype.houseRuleYaml = function (rid, answers, lang) {
     var changes = this.houseRuleChanges(rid, answers).changes;
     if (!changes.length) return null;
+    var found = this.clash(rid, answers);
+    if (found && found.kind === "refused") return null;
     var self = this, name = this.fileName(lang);
     var lines = [
       "# " + this.word("file-comment", lang, { file: name }),
@@ -346,6 +379,11 @@
   };
 
   Widget.prototype.showHouseRule = function (out, rid, title) {
+    var found = this.finder.clash(rid, this.answers);
+    if (found) {
+      out.appendChild(el("p", { class: "sw-finder__" + found.kind, role: "note",
+        text: this.finder.clashText(rid, found, this.lang) }));
+    }
     var text = this.finder.houseRuleYaml(rid, this.answers, this.lang);
     if (text === null) return;
     var name = this.finder.fileName(this.lang);

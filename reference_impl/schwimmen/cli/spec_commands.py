@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +16,7 @@ from rich.text import Text
 
 from schwimmen.cli.console import print_table
 from schwimmen.cli.lang import ENGLISH, GERMAN, Words
+from schwimmen.spec.errors import SpecWarning
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import Provenance, ProvenanceKind, Ruleset, Setting, Unresolved
 from schwimmen.spec.parameters import BY_PATH, GROUPS, PARAMETERS
@@ -145,7 +146,31 @@ def _setting_block(setting: Setting, base: str, w: Words = EN) -> Group:
     return Group(*parts)
 
 
+def warning_lines(warnings: Iterable[SpecWarning]) -> list[str]:
+    """One line a warning, ``file:line:col: warning: $.path: message`` (the message names
+    every parameter it concerns)."""
+    return [str(w) for w in warnings]
+
+
+def warning_json(warning: SpecWarning) -> dict[str, Any]:
+    return {
+        "file": warning.file,
+        "line": warning.line,
+        "col": warning.col,
+        "path": warning.path,
+        "parameters": list(warning.parameters),
+        "message": warning.message,
+    }
+
+
 def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
+    out = _ruleset_json(ruleset)
+    if ruleset.warnings:
+        out["warnings"] = [warning_json(w) for w in ruleset.warnings]
+    return out
+
+
+def _ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
     return {
         "id": ruleset.id,
         "title": ruleset.title,

@@ -2,9 +2,11 @@
 
 The questions live in ``docs/data/finder.yaml`` (schema ``schemas/finder.schema.json``):
 each answer names rule parameters and their values, so nothing here knows a ruleset or a
-rule. At build time :func:`export` puts the questions, the widget's words and every
-ruleset's values of the parameters the questions ask about into one JSON document that
-the page's script (``docs/javascripts/finder.js``) reads.
+rule. At build time :func:`export` puts the questions, the widget's words, every
+ruleset's values of the parameters the questions ask about and the entries of the
+contradiction table (``spec/contradictions.yaml``) that answers could make into one JSON
+document that the page's script (``docs/javascripts/finder.js``) reads: the page never
+offers a house rule the loader refuses, and warns where the loader warns.
 
 The functions below the export (:func:`ranking`, :func:`differences`,
 :func:`house_rule_yaml`, ...) are the finder's logic over that document, the same as the
@@ -24,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from schwimmen.docsgen.markup import ruleset_page
+from schwimmen.spec import termination
 from schwimmen.spec.errors import JsonPath, SpecError, SpecErrors
 from schwimmen.spec.model import Ruleset, thaw
 from schwimmen.spec.parameters import BY_PATH, PARAMETERS
@@ -65,6 +68,8 @@ WORDS = (
     "all-apart",
     "together",
     "differ-in",
+    "refused",
+    "suspected",
 )
 _PLACEHOLDER = re.compile(r"\{([a-z]+)\}")
 
@@ -285,6 +290,7 @@ def export(
             }
             for q in finder.questions
         ],
+        **clash_entries(rulesets, params),
         "rulesets": [
             {
                 "id": rid,
@@ -298,6 +304,32 @@ def export(
             for rid, ruleset in rulesets.items()
         ],
     }
+
+
+def clash_entries(rulesets: Mapping[str, Ruleset], params: Sequence[str]) -> dict[str, Any]:
+    """The contradiction table's refused (``refused``) and suspected (``suspected``)
+    changes that a house rule of the finder could make on one of ``rulesets``: those whose
+    changed parameters the questions all ask about. ``with`` keeps the base's parameters
+    that take part only where a question asks about them (the others the house rule
+    never changes, so they always keep the base's value)."""
+    asked = set(params)
+    out: dict[str, list[dict[str, Any]]] = {"refused": [], "suspected": []}
+    tables: tuple[tuple[str, Sequence[termination.Clash]], ...] = (
+        ("refused", termination.findings()),
+        ("suspected", termination.suspects()),
+    )
+    for kind, entries in tables:
+        for entry in entries:
+            if entry.base not in rulesets or not all(p in asked for p, _ in entry.changes):
+                continue
+            out[kind].append(
+                {
+                    "base": entry.base,
+                    "set": {p: v for p, v in entry.changes},
+                    "with": [p for p in entry.partners if p in asked],
+                }
+            )
+    return out
 
 
 def script_json(data: Data) -> str:
@@ -440,6 +472,46 @@ def house_rule_changes(data: Data, rid: str, answers: Answers) -> tuple[list[Cha
 
 
 @dataclass(frozen=True)
+class Clash:
+    """Answers whose house rule on a ruleset the contradiction table refuses
+    (``kind`` "refused") or warns about ("suspected"), and the questions that make it."""
+
+    kind: str
+    questions: tuple[str, ...]
+
+
+CLASH_KINDS = ("refused", "suspected")
+
+
+def clash(data: Data, rid: str, answers: Answers) -> Clash | None:
+    """The entry of the contradiction table the house rule on ``rid`` would make, if any
+    (a refusal before a suspicion): every value it sets is set, and none of the base's
+    parameters it names alongside is changed."""
+    changes, _ = house_rule_changes(data, rid, answers)
+    values = {c.param: c for c in changes}
+    for kind in CLASH_KINDS:
+        for entry in data.get(kind, ()):
+            if entry["base"] != rid or any(p in values for p in entry["with"]):
+                continue
+            made = [values[p] for p in entry["set"] if p in values]
+            if len(made) == len(entry["set"]) and all(
+                c.value == entry["set"][c.param] for c in made
+            ):
+                asked = {c.question for c in made}
+                ids = tuple(q["id"] for q in data["questions"] if q["id"] in asked)
+                return Clash(kind, ids)
+    return None
+
+
+def clash_text(data: Data, rid: str, found: Clash, language: str) -> str:
+    """What the page says of a clash: the questions by their text, the ruleset by name."""
+    questions = {q["id"]: q for q in data["questions"]}
+    asked = " ".join(_pick(questions[q]["text"], language) for q in found.questions)
+    title = _pick(_ruleset(data, rid)["title"], language)
+    return _word(data, found.kind, language, questions=asked, ruleset=title)
+
+
+@dataclass(frozen=True)
 class Difference:
     """An answered question where a ruleset plays otherwise: its own answer (None when no
     answer fits it or the question does not arise there) and how the house rule treats it."""
@@ -491,9 +563,13 @@ def _word(data: Data, name: str, language: str, **fill: str) -> str:
 
 def house_rule_yaml(data: Data, rid: str, answers: Answers, language: str) -> str | None:
     """The house rule on ``rid`` that plays as answered, as the page offers it; None when
-    there is nothing to write."""
+    there is nothing to write, or when the contradiction table refuses it (the page says
+    why instead, :func:`clash_text`)."""
     changes, _ = house_rule_changes(data, rid, answers)
     if not changes:
+        return None
+    found = clash(data, rid, answers)
+    if found is not None and found.kind == "refused":
         return None
     title = _pick(_ruleset(data, rid)["title"], language)
     questions = {q["id"]: q for q in data["questions"]}

@@ -191,6 +191,7 @@ def play_round(deck, n, r, trace):
     streak = 0
     knocker = -1
     last = None
+    turns = 0
 #if PASS_ONCE or PASS_MUST
     flagged = [False] * n
 #endif
@@ -203,6 +204,9 @@ def play_round(deck, n, r, trace):
 #endif
 #if DRAW
     while True:
+        turns += 1
+        if turns > MAX_TURNS:
+            raise TurnCap(MAX_TURNS)
         hand = hands[cur]
         knock_ok = last is None and knocker < 0
 #if NO_FIRST_KNOCK
@@ -294,6 +298,9 @@ def play_round(deck, n, r, trace):
             cur = (cur + 1) % n
 #else
     while True:
+        turns += 1
+        if turns > MAX_TURNS:
+            raise TurnCap(MAX_TURNS)
         hand = hands[cur]
 #if PASS_FREE
         pass_ok = True
@@ -621,18 +628,86 @@ def rule_flags(rules: Rules) -> dict[str, bool]:
 
 RoundFn = Callable[[list[int], int, Callable[[], float], Any], tuple[int, bool, list[int]]]
 
+MAX_TURNS = 5_000_000
+"""The turns a simulated round may take before the simulation gives up on it (a parameter
+of the simulation, not of the rules). A random-bot round that ends only on a 31 can take
+long: of 60 random rounds of a shipped composition where only a 31 may close (a 36-card
+pack, up to 6 players), 3 took between 100,000 and 1,000,000 turns. A round still going
+after this many (seconds of play) is taken for one that cannot end (a contradiction
+:mod:`schwimmen.spec.termination` missed), and is reported rather than played for ever
+(the guide: an implementation that hangs is reported as such)."""
+
+
+class TurnCap(Exception):
+    """Raised inside a round at the cap; :class:`RoundTooLong` says which round it was."""
+
+
+class RoundTooLong(RuntimeError):
+    """A simulated round still going at the turn cap: which composition (where the caller
+    knows it, see :meth:`named`), which round, the deal, and how many turns."""
+
+    def __init__(
+        self,
+        turns: int,
+        where: str,
+        players: int,
+        deal: str,
+        composition: str | None = None,
+    ) -> None:
+        super().__init__(turns, where, players, deal, composition)
+        self.turns = turns
+        self.where = where
+        self.players = players
+        self.deal = deal
+        self.composition = composition
+
+    def named(self, composition: str) -> RoundTooLong:
+        """The same error naming the composition the caller simulated."""
+        return RoundTooLong(self.turns, self.where, self.players, self.deal, composition)
+
+    def __str__(self) -> str:
+        whose = f" of {self.composition}" if self.composition else ""
+        return (
+            f"{self.where}{whose} ({self.players} players, deal: {self.deal}) had not ended "
+            f"after {self.turns:,} turns, the simulation's cap: under these rules a round may "
+            "never end (check the composition with schwimmen validate; a composition whose "
+            "rounds cannot end belongs in spec/contradictions.yaml)"
+        )
+
 
 @dataclass(frozen=True)
 class CompiledRound:
     """A ruleset's round as one function: ``play(deck, players, random, trace)`` returns
-    (index into :data:`REASONS`, ended at the deal, lives lost per player in deal order)."""
+    (index into :data:`REASONS`, ended at the deal, lives lost per player in deal order).
+    A round still going after ``max_turns`` turns raises :class:`RoundTooLong` (the
+    ``where`` of which counts the rounds this function played)."""
 
     rules: Rules
     source: str
     play: RoundFn
+    max_turns: int = MAX_TURNS
 
 
-def compile_round(rules: Rules, *, trace: bool = False) -> CompiledRound:
+def _capped(raw: RoundFn, names: Mapping[int, str]) -> RoundFn:
+    played = [0]
+
+    def play(
+        deck: list[int], n: int, r: Callable[[], float], trace: Any
+    ) -> tuple[int, bool, list[int]]:
+        played[0] += 1
+        try:
+            return raw(deck, n, r, trace)
+        except TurnCap as cap:
+            deal = " ".join(names[c] for c in deck)
+            where = f"round {played[0]} of this simulation"
+            raise RoundTooLong(int(cap.args[0]), where, n, deal) from None
+
+    return play
+
+
+def compile_round(
+    rules: Rules, *, trace: bool = False, max_turns: int = MAX_TURNS
+) -> CompiledRound:
     evaluator = evaluator_for(rules)
     flags = rule_flags(rules)
     flags["TRACE"] = trace
@@ -662,6 +737,8 @@ def compile_round(rules: Rules, *, trace: bool = False) -> CompiledRound:
         "PEN_MAX_PLAY": _penalty(rules.maximum.penalty_in_play),
         # personal closing: how many players may still be open when a close ends the round
         "OPEN_LEFT": 1 if rules.knocking.then is v.AfterKnock.PLAY_UNTIL_ONE_OPEN else 2,
+        "MAX_TURNS": max_turns,
+        "TurnCap": TurnCap,
     }
     short = {
         EndReason.KNOCK: "R_KNOCK",
@@ -678,7 +755,8 @@ def compile_round(rules: Rules, *, trace: bool = False) -> CompiledRound:
     one_open = rules.knocking.then is v.AfterKnock.PLAY_UNTIL_ONE_OPEN
     namespace["R_OPEN_END"] = namespace["R_ONE_OPEN" if one_open else "R_TWO_OPEN"]
     exec(compile(source, f"<compiled round {id(rules):x}>", "exec"), namespace)
-    return CompiledRound(rules, source, namespace["play_round"])
+    play = _capped(namespace["play_round"], namespace["TEXT"])
+    return CompiledRound(rules, source, play, max_turns)
 
 
 def random_source(seed: int | None) -> random.Random:

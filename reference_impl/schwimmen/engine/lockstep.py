@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from schwimmen.engine.compiled import REASONS, _penalty, rule_flags
+from schwimmen.engine.compiled import MAX_TURNS, REASONS, RoundTooLong, _penalty, rule_flags
 from schwimmen.engine.dealing import deal_pattern
 from schwimmen.engine.hands import evaluator_for
 from schwimmen.engine.rounds import EndReason
@@ -96,13 +96,17 @@ class Batch:
 
 
 class Lockstep:
-    """One ruleset's rounds, many at a time."""
+    """One ruleset's rounds, many at a time. A batch whose rounds are not all over after
+    ``max_turns`` steps (a parameter of the simulation, see
+    :data:`schwimmen.engine.compiled.MAX_TURNS`) raises
+    :class:`~schwimmen.engine.compiled.RoundTooLong` for its first round still going."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, *, max_turns: int = MAX_TURNS) -> None:
         missing = unsupported(rules)
         if missing:
             raise ValueError("lockstep play lacks " + ", ".join(missing))
         self.rules = rules
+        self.max_turns = max_turns
         ev = evaluator_for(rules)
         self.f = rule_flags(rules)
         self.flat = np.asarray(ev.flat, dtype=np.int64)
@@ -252,6 +256,17 @@ class Lockstep:
             self._swap_game(state, gen, out)
         return out
 
+    def _count_turn(self, s: _State, turns: int) -> int:
+        """One more step of the batch; past the cap, the first round still going is
+        reported (its row, the batch's size, its pack) rather than played for ever."""
+        turns += 1
+        if turns > self.max_turns:
+            row = int(s.lane[0])
+            deal = " ".join(self.text[int(c)] for c in s.deck[row])
+            where = f"round {row + 1} of a batch of {len(s.deck)} played in lockstep"
+            raise RoundTooLong(self.max_turns, where, s.n, deal)
+        return turns
+
     def _finish(self, out: Batch, lanes: Ints, why: int, new: Ints) -> None:
         out.reason[lanes] = why
         out.losses[lanes] = new
@@ -324,7 +339,9 @@ class Lockstep:
             shift_hand[mv + 1] = (2 - mv // 3) * 6
             shift_middle[mv + 1] = (2 - mv % 3) * 6
         traces = out.traces
+        turns = 0
         while len(s.lane):
+            turns = self._count_turn(s, turns)
             count = len(s.lane)
             rows = np.arange(count)
             pos = rows * n + s.cur
@@ -426,7 +443,9 @@ class Lockstep:
         shift = np.asarray([12, 6, 0, 0], dtype=np.int64)
         traces = out.traces
         name = self.text
+        turns = 0
         while len(s.lane):
+            turns = self._count_turn(s, turns)
             count = len(s.lane)
             rows = np.arange(count)
             lane = s.lane

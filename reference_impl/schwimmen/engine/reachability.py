@@ -88,6 +88,8 @@ class Outcome:
     seen: tuple[tuple[str, int], ...]
     dead_end: Witness | None = None
     never_ends: Witness | None = None
+    searched: int = 0
+    """Breadth-first searches made (each up to the budget of positions)."""
 
     @property
     def ok(self) -> bool:
@@ -270,7 +272,9 @@ def explore(
                 legal = rnd.legal_actions()
                 if not legal:
                     dead_end = Witness(seats, seed, tuple(path))
-                    return Outcome(positions, checked, unknown, _seen(abilities), dead_end)
+                    return Outcome(
+                        positions, checked, unknown, _seen(abilities), dead_end, None, searched
+                    )
                 if any(_is_knock(a) for a in legal):
                     abilities[KNOCK] += 1
                 if any(a.kind is ActionKind.PASS and not a.knock for a in legal):
@@ -280,8 +284,10 @@ def explore(
                     if _playouts_end(rnd, rng):
                         abilities[ROUND_ENDS] += 1
                     else:
-                        found = search_end(rnd, budget) if searched < searches else None
-                        searched += 1
+                        found = None
+                        if searched < searches:
+                            found = search_end(rnd, budget)
+                            searched += 1
                         if found:
                             abilities[ROUND_ENDS] += 1
                         elif found is None:
@@ -295,13 +301,14 @@ def explore(
                                 _seen(abilities),
                                 None,
                                 never_ends,
+                                searched,
                             )
                 action = legal[int(rng.random() * len(legal))]
                 path.append(action.text)
                 rnd.apply(action, checked=True)
             if rnd.result is not None:
                 abilities[ROUND_ENDS] += 1
-    return Outcome(positions, checked, unknown, _seen(abilities))
+    return Outcome(positions, checked, unknown, _seen(abilities), searched=searched)
 
 
 def _seen(counts: Counter[str]) -> tuple[tuple[str, int], ...]:

@@ -5,10 +5,11 @@ every quote against the source texts and resolves every ruleset: seconds of work
 gives the same answer as long as the same bytes go in. ``schwimmen list`` or
 ``schwimmen score`` should answer at once, so the result is pickled in the user's cache
 folder under a key that hashes everything it was made of: the ruleset and house-rule
-files (names and contents), the bibliography, the schemas, the source texts the quotes
-were checked against, the code of :mod:`schwimmen.spec` that read them, the package
-version and the Python version. Any change to any of these is a different key, so the
-next command loads and checks afresh; a cached catalog is never stale.
+files (names and contents), the bibliography, the table of contradictions, the schemas,
+the source texts the quotes were checked against, the code of :mod:`schwimmen.spec` that
+read them, the package version and the Python version. Any change to any of these is a
+different key, so the next command loads and checks afresh; a cached catalog is never
+stale.
 
 A cache is only ever a shortcut: a file that cannot be read, is corrupt, was written by
 another version or belongs to someone else is ignored and the catalog is built again,
@@ -37,6 +38,7 @@ from typing import Any, TypeVar
 
 from schwimmen import __version__
 from schwimmen.resources import SOURCES_ENV, schema_dir, sources_dir, spec_dir
+from schwimmen.spec import termination
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog, catalog_files
 
@@ -95,6 +97,9 @@ def _catalog_inputs(root: Path, texts_dir: Path | None) -> Iterator[tuple[str, b
     for path, kind in catalog_files(root):
         yield f"{kind}:{path.name}", path.read_bytes()
     yield "bibliography", (root / "sources.yaml").read_bytes()
+    table = root / termination.FILE
+    if table.is_file():  # what the loader refuses and warns about
+        yield "contradictions", table.read_bytes()
     if texts_dir is not None and texts_dir.is_dir():
         for path in sorted(texts_dir.rglob("*")):
             if path.is_file():

@@ -39,6 +39,25 @@ class SpecError:
         return printable(f"{self.file}:{self.line}:{self.col}: {self.path}: {self.message}")
 
 
+@dataclass(frozen=True, order=True)
+class SpecWarning:
+    """Something a composition makes doubtful, not wrong: it loads and plays, and the
+    reader is told what is suspected and where (the file and line of the first parameter
+    named; ``parameters`` are all the parameters the warning names)."""
+
+    file: str
+    line: int
+    col: int
+    path: str
+    message: str
+    parameters: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return printable(
+            f"{self.file}:{self.line}:{self.col}: warning: {self.path}: {self.message}"
+        )
+
+
 @dataclass(frozen=True)
 class Notice:
     """Something a reader should know that is not an error (a skipped check)."""

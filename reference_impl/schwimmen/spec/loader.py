@@ -9,6 +9,7 @@ chain, overlays, conflicts, applicability, completeness, consistency) →
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import os
@@ -20,7 +21,7 @@ from typing import Any
 
 from schwimmen.resources import spec_dir
 from schwimmen.spec import consistency, termination
-from schwimmen.spec.errors import JsonPath, Notice, SpecError, SpecErrors
+from schwimmen.spec.errors import JsonPath, Notice, SpecError, SpecErrors, SpecWarning
 from schwimmen.spec.model import (
     TRANSLATED,
     Citation,
@@ -303,7 +304,16 @@ class Catalog:
         errors = check_file(overlay, self.bibliography, expected_kind="house-rule")
         if errors:
             raise SpecErrors([_relabel(e, shown) for e in errors])
-        return self._resolved(f"{name}+{{{shown}}}", base_file, [*overlay_files, overlay])
+        ruleset = self._resolved(f"{name}+{{{shown}}}", base_file, [*overlay_files, overlay])
+        if not ruleset.warnings:
+            return ruleset
+        named = tuple(
+            SpecWarning(f"<changes {shown}>", 1, 1, w.path, w.message, w.parameters)
+            if w.file == doc.file
+            else w
+            for w in ruleset.warnings
+        )
+        return dataclasses.replace(ruleset, warnings=named)
 
     def _lookup(self, parts: list[str]) -> tuple[SpecFile, list[SpecFile]]:
         errors: list[SpecError] = []
@@ -325,7 +335,8 @@ class Catalog:
         self._check_resolved(placed, base_file, base_values, errors)
         if errors:
             raise SpecErrors(errors)
-        return self._build(name, base_file, overlay_files, placed)
+        warnings = self._warnings(placed, base_file, base_values)
+        return self._build(name, base_file, overlay_files, placed, warnings)
 
     def _lookup_ruleset(self, name: str, errors: list[SpecError]) -> SpecFile | None:
         if name in self.rulesets:
@@ -526,8 +537,35 @@ class Catalog:
             p = placed[key]
             errors.append(p.file.doc.error((*p.path, "value"), message))
 
+    def _warnings(
+        self, placed: dict[str, _Placed], base: SpecFile, base_values: Mapping[str, Any]
+    ) -> tuple[SpecWarning, ...]:
+        """What the composition makes doubtful: each suspected pair of the contradiction
+        table it makes, at the value of the first parameter it names (where the second is
+        set elsewhere, the message says where)."""
+        values = {k: p.setting.value for k, p in placed.items()}
+        out = []
+        for suspect, message in termination.suspicions(base.id, base_values, values):
+            p = placed[suspect.changes[0][0]]
+            for other, _ in suspect.changes[1:]:
+                q = placed[other]
+                if q.file is not p.file:
+                    message += f" ({other} is set at {q.file.where((*q.path, 'value'))})"
+            error = p.file.doc.error((*p.path, "value"), message)
+            out.append(
+                SpecWarning(
+                    error.file, error.line, error.col, error.path, message, suspect.parameters
+                )
+            )
+        return tuple(sorted(out))
+
     def _build(
-        self, name: str, base: SpecFile, overlays: list[SpecFile], placed: dict[str, _Placed]
+        self,
+        name: str,
+        base: SpecFile,
+        overlays: list[SpecFile],
+        placed: dict[str, _Placed],
+        warnings: tuple[SpecWarning, ...] = (),
     ) -> Ruleset:
         order = {p.path: i for i, p in enumerate(PARAMETERS)}
         settings = {k: placed[k].setting for k in sorted(placed, key=order.__getitem__)}
@@ -554,6 +592,7 @@ class Catalog:
             settings=MappingProxyType(settings),
             unresolved=unresolved,
             rules=build_rules(values),
+            warnings=warnings,
         )
 
     # ----------------------------------------------------------------- whole catalog
@@ -570,6 +609,22 @@ class Catalog:
                 continue
             errors.extend(self._errors_of(f"{origin}{SEPARATOR}{hid}"))
         return sorted(set(errors))
+
+    def check_all_warnings(self) -> list[SpecWarning]:
+        """Every warning of the rulesets and house rules :meth:`check_all` resolves (those
+        that resolve; the others have errors)."""
+        names = sorted(self.rulesets) + [
+            f"{sf.data['origin']}{SEPARATOR}{hid}"
+            for hid, sf in sorted(self.house_rules.items())
+            if str(sf.data["origin"]) in self.rulesets
+        ]
+        out: set[SpecWarning] = set()
+        for name in names:
+            try:
+                out.update(self.resolve(name).warnings)
+            except SpecErrors:
+                continue
+        return sorted(out)
 
     def _errors_of(self, name: str) -> list[SpecError]:
         try:

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from schwimmen.spec.errors import SpecWarning
     from schwimmen.spec.rules import Rules
 
 
@@ -142,7 +143,9 @@ class Ruleset:
     """A ruleset with all its overlays applied.
 
     ``id`` is the composed name (``pagat+knocker-loses-two``); ``base`` the ruleset
-    and ``overlays`` the house rules in the order given.
+    and ``overlays`` the house rules in the order given. ``warnings`` are what the loader
+    suspects but does not refuse (a composition under which no round the search over small
+    positions looked at could be ended, see :mod:`schwimmen.spec.termination`).
     """
 
     id: str
@@ -153,6 +156,7 @@ class Ruleset:
     settings: Mapping[str, Setting]
     unresolved: tuple[Unresolved, ...]
     rules: Rules
+    warnings: tuple[SpecWarning, ...] = ()
 
     def value(self, param: str) -> Any:
         return self.settings[param].value

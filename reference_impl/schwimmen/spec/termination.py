@@ -24,6 +24,14 @@ finding only where neither of its singles is one; a single is reported with the 
 parameters that take part (``with``: changing one of them to some other value lets the
 search find what was missing), so that the message names both sides of the clash.
 
+A single or pair under which only the end of a round went missing (no round the search
+looked at ended, though the base and each change alone end rounds robustly, and nothing
+proves that none can) is *suspected*: kept in the file's ``suspected`` section with the
+evidence (positions visited, positions checked, breadth-first searches made, each up to
+the search's ``budget``), and the loader warns about it rather than refusing it (a
+warning: the composition loads and plays). A single is suspected only with the base's
+parameters that take part, as a single finding is.
+
 ``python -m schwimmen.spec.termination --write`` runs the sweep and writes the file; the
 slow test ``tests/test_termination.py`` runs it again and requires the same file, so the
 table can never go stale.
@@ -61,19 +69,30 @@ IMPOSSIBLE: Mapping[str, str] = {
     "pass": "nobody may pass in any position searched",
     "round-ends": "no round searched could be ended",
 }
+ROUND_ENDS = "round-ends"
 _ABILITY_ORDER = tuple(IMPOSSIBLE)
 
 
+def _parts(
+    base: str,
+    changes: tuple[tuple[str, Any], ...],
+    partners: tuple[str, ...],
+    base_values: Mapping[str, Any],
+) -> str:
+    """``knocking.form close-by-passing and turns.passing forbidden (from dutch)``."""
+    parts = [f"{path} {shown(value)}" for path, value in changes]
+    parts += [f"{p} {shown(thaw(base_values.get(p)))} (from {base})" for p in partners]
+    return " and ".join(parts)
+
+
 @dataclass(frozen=True)
-class Finding:
-    """One single or pair of changes on ``base`` that the search refused."""
+class Clash:
+    """Changes on ``base`` that the search met something in, with the base's parameters
+    that take part (``partners``)."""
 
     base: str
     changes: tuple[tuple[str, Any], ...]
     partners: tuple[str, ...]
-    impossible: tuple[str, ...]
-    dead_end: str | None = None
-    never_ends: str | None = None
 
     def matches(self, base: str, base_values: Mapping[str, Any], values: Mapping[str, Any]) -> bool:
         """True when a composition on ``base`` with ``values`` makes these changes and
@@ -85,25 +104,40 @@ class Finding:
                 return False
         return all(thaw(values.get(p)) == thaw(base_values.get(p)) for p in self.partners)
 
+    @property
+    def parameters(self) -> tuple[str, ...]:
+        """Every parameter named: the changed ones, then the partners."""
+        return (*(path for path, _ in self.changes), *self.partners)
+
+    def _data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"base": self.base, "set": dict(self.changes)}
+        if self.partners:
+            out["with"] = list(self.partners)
+        return out
+
+
+@dataclass(frozen=True)
+class Finding(Clash):
+    """One single or pair of changes on ``base`` that the search refused."""
+
+    impossible: tuple[str, ...]
+    dead_end: str | None = None
+    never_ends: str | None = None
+
     def message(self, base_values: Mapping[str, Any]) -> str:
-        parts = [f"{path} {shown(value)}" for path, value in self.changes]
-        parts += [
-            f"{p} {shown(thaw(base_values.get(p)))} (from {self.base})" for p in self.partners
-        ]
         what = [IMPOSSIBLE[a] for a in self.impossible]
         if self.dead_end:
             what.append(f"a position is reached where nobody has a legal action ({self.dead_end})")
         if self.never_ends:
             what.append(f"a round can never end from a reachable position ({self.never_ends})")
         return (
-            f"with {' and '.join(parts)}, " + "; ".join(what) + " (found by the search over "
-            f"small positions on {self.base}; see spec/{FILE})"
+            f"with {_parts(self.base, self.changes, self.partners, base_values)}, "
+            + "; ".join(what)
+            + f" (found by the search over small positions on {self.base}; see spec/{FILE})"
         )
 
     def to_data(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"base": self.base, "set": dict(self.changes)}
-        if self.partners:
-            out["with"] = list(self.partners)
+        out = self._data()
         if self.impossible:
             out["impossible"] = list(self.impossible)
         if self.dead_end:
@@ -113,23 +147,91 @@ class Finding:
         return out
 
 
+@dataclass(frozen=True)
+class Suspect(Clash):
+    """Changes under which no round the search looked at could be ended, though the base
+    and each change alone end rounds: not refused (without a proof it may be a round that
+    ends only rarely, as one that needs a dealt 31), only warned about, with the evidence.
+
+    ``positions`` were visited by the walk; from each of the ``checked`` ones two playouts
+    looked for the end, and from ``searched`` of them a breadth-first search of up to
+    ``budget`` positions; none found one."""
+
+    positions: int
+    checked: int
+    searched: int
+    budget: int
+
+    def message(self, base_values: Mapping[str, Any]) -> str:
+        bfs = (
+            f", nor did a breadth-first search of up to {self.budget:,} positions from "
+            + ("one of them" if self.searched == 1 else f"{self.searched} of them")
+            if self.searched
+            else ""
+        )
+        return (
+            f"with {_parts(self.base, self.changes, self.partners, base_values)}, no round "
+            f"ended in {self.positions} positions searched on {self.base} (no playout from "
+            f"the {self.checked} checked ended one{bfs}); this may never end, or end only "
+            f"rarely: it is a suspicion, not a proof (see spec/{FILE})"
+        )
+
+    def to_data(self) -> dict[str, Any]:
+        out = self._data()
+        out["evidence"] = {
+            "positions": self.positions,
+            "checked": self.checked,
+            "searched": self.searched,
+        }
+        return out
+
+
+def _clash(raw: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "base": str(raw["base"]),
+        "changes": tuple((str(k), v) for k, v in raw["set"].items()),
+        "partners": tuple(raw.get("with", ())),
+    }
+
+
 def _finding(raw: Mapping[str, Any]) -> Finding:
     return Finding(
-        base=str(raw["base"]),
-        changes=tuple((str(k), v) for k, v in raw["set"].items()),
-        partners=tuple(raw.get("with", ())),
+        **_clash(raw),
         impossible=tuple(raw.get("impossible", ())),
         dead_end=raw.get("dead_end"),
         never_ends=raw.get("never_ends"),
     )
 
 
+def _suspect(raw: Mapping[str, Any], budget: int) -> Suspect:
+    evidence = raw["evidence"]
+    return Suspect(
+        **_clash(raw),
+        positions=int(evidence["positions"]),
+        checked=int(evidence["checked"]),
+        searched=int(evidence["searched"]),
+        budget=budget,
+    )
+
+
+@dataclass(frozen=True)
+class Table:
+    """The file: what the loader refuses and what it warns about."""
+
+    findings: tuple[Finding, ...] = ()
+    suspects: tuple[Suspect, ...] = ()
+
+
 @cache
-def _table(path: Path) -> tuple[Finding, ...]:
+def _table(path: Path) -> Table:
     if not path.is_file():
-        return ()
+        return Table()
     data = read_file(path).data
-    return tuple(_finding(raw) for raw in data.get("findings", ()))
+    budget = int(data.get("search", {}).get("budget", 0))
+    return Table(
+        tuple(_finding(raw) for raw in data.get("findings", ())),
+        tuple(_suspect(raw, budget) for raw in data.get("suspected", ())),
+    )
 
 
 _checking = [True]
@@ -145,8 +247,16 @@ def unchecked() -> Iterator[None]:
         _checking.pop()
 
 
-def findings(root: Path | None = None) -> tuple[Finding, ...]:
+def table(root: Path | None = None) -> Table:
     return _table((root or spec_dir()) / FILE)
+
+
+def findings(root: Path | None = None) -> tuple[Finding, ...]:
+    return table(root).findings
+
+
+def suspects(root: Path | None = None) -> tuple[Suspect, ...]:
+    return table(root).suspects
 
 
 def problems(
@@ -158,6 +268,18 @@ def problems(
     for found in findings(root):
         if found.matches(base, base_values, values):
             yield found.changes[0][0], found.message(base_values)
+
+
+def suspicions(
+    base: str, base_values: Mapping[str, Any], values: Mapping[str, Any], root: Path | None = None
+) -> Iterator[tuple[Suspect, str]]:
+    """``(suspect, message)`` for every suspected pair the composition makes: a warning,
+    never an error."""
+    if not _checking[-1]:
+        return
+    for suspect in suspects(root):
+        if suspect.matches(base, base_values, values):
+            yield suspect, suspect.message(base_values)
 
 
 # ---------------------------------------------------------------------- the sweep
@@ -241,8 +363,31 @@ def _witnesses(outcome: Outcome) -> dict[str, str]:
 _Key = tuple[str, str]
 
 
-def _base_findings(run: _Run, base: str, domain: Mapping[str, list[Any]]) -> list[Finding]:
-    """Singles and pairs on ``base`` (see the module doc for what makes a finding)."""
+def _suspect_of(
+    base: str, changes: tuple[tuple[str, Any], ...], partners: tuple[str, ...], outcome: Outcome
+) -> Suspect:
+    return Suspect(
+        base,
+        changes,
+        partners,
+        positions=outcome.positions,
+        checked=outcome.checked,
+        searched=outcome.searched,
+        budget=search_budget(),
+    )
+
+
+def search_budget() -> int:
+    from schwimmen.engine.reachability import BUDGET
+
+    return BUDGET
+
+
+def _base_findings(
+    run: _Run, base: str, domain: Mapping[str, list[Any]]
+) -> tuple[list[Finding], list[Suspect]]:
+    """Singles and pairs on ``base`` (see the module doc for what makes a finding), and
+    those under which only the end of a round went missing, without a proof (suspects)."""
     values = {k: thaw(v) for k, v in run.catalog.resolve(base).values().items()}
     base_outcome = run.outcome(base, {})
     assert base_outcome is not None
@@ -266,29 +411,38 @@ def _base_findings(run: _Run, base: str, domain: Mapping[str, list[Any]]) -> lis
             pairs[(a, b)] = outcome
             run.unknown += bool(outcome.unknown)
     found: list[Finding] = []
+    suspected: list[Suspect] = []
     flagged = set(broken)
     for key in sorted(broken | set(lossy)):
         change, outcome = singles[key]
         lost = lossy.get(key) or _lost(outcome, base_outcome)
-        partners = sorted(
-            {
-                (b if a == key else a)[0]
-                for (a, b), pair in pairs.items()
-                if key in (a, b) and (b if a == key else a) not in broken and _restores(pair, lost)
-            }
+        partners = tuple(
+            sorted(
+                {
+                    (b if a == key else a)[0]
+                    for (a, b), pair in pairs.items()
+                    if key in (a, b)
+                    and (b if a == key else a) not in broken
+                    and _restores(pair, lost)
+                }
+            )
         )
         if key in lossy and (not partners or not _refusable(lost, outcome)):
+            if partners and ROUND_ENDS in lost:
+                suspected.append(_suspect_of(base, (change,), partners, outcome))
             continue  # what the rule means (passing forbidden: nobody passes), not a clash
         flagged.add(key)
-        found.append(Finding(base, (change,), tuple(partners), lost, **_witnesses(outcome)))
+        found.append(Finding(base, (change,), partners, lost, **_witnesses(outcome)))
     for (a, b), outcome in pairs.items():
         if a in flagged or b in flagged:
             continue
         lost = _lost(outcome, singles[a][1], singles[b][1])
+        changes = (singles[a][0], singles[b][0])
         if _refusable(lost, outcome):
-            changes = (singles[a][0], singles[b][0])
             found.append(Finding(base, changes, (), lost, **_witnesses(outcome)))
-    return found
+        elif ROUND_ENDS in lost:
+            suspected.append(_suspect_of(base, changes, (), outcome))
+    return found, suspected
 
 
 def _one_base(
@@ -296,7 +450,7 @@ def _one_base(
     catalog: Catalog | None = None,
     domain: Mapping[str, list[Any]] | None = None,
     progress: Callable[[str], None] | None = None,
-) -> tuple[dict[str, int], list[Finding]]:
+) -> tuple[dict[str, int], list[Finding], list[Suspect]]:
     """The findings on one base, with how many compositions were tried and searched (in
     a worker process the catalog is loaded there)."""
     if catalog is None:
@@ -304,13 +458,13 @@ def _one_base(
 
         catalog = load_catalog()
     run = _Run(catalog, progress=progress)
-    found = _base_findings(run, base, domain or domains(catalog))
+    found, suspected = _base_findings(run, base, domain or domains(catalog))
     counts = {
         "tried": run.tried,
         "searched": run.searched,
         "searched_with_unknown": run.unknown,
     }
-    return counts, found
+    return counts, found, suspected
 
 
 def sweep(
@@ -326,23 +480,33 @@ def sweep(
     start = time.perf_counter()
     domain = domains(catalog)
     found: list[Finding] = []
+    suspected: list[Suspect] = []
     per_base: dict[str, dict[str, int]] = {}
     names = bases or sorted(catalog.rulesets)
     with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
-        results: Iterator[tuple[dict[str, int], list[Finding]]] = (
+        results: Iterator[tuple[dict[str, int], list[Finding], list[Suspect]]] = (
             pool.map(_one_base, names)
             if pool is not None
             else (_one_base(base, catalog, domain) for base in names)
         )
-        for base, (counts, base_found) in zip(names, results, strict=True):
+        for base, (counts, base_found, base_suspected) in zip(names, results, strict=True):
             per_base[base] = counts
             found.extend(base_found)
+            suspected.extend(base_suspected)
             if progress:
                 took = time.perf_counter() - start
-                progress(f"{base}: {counts}, {len(base_found)} finding(s), {took:.0f} s")
+                progress(
+                    f"{base}: {counts}, {len(base_found)} finding(s), "
+                    f"{len(base_suspected)} suspected, {took:.0f} s"
+                )
     if progress:
         progress(f"{time.perf_counter() - start:.0f} s")
-    found.sort(key=lambda f: (f.base, [(k, repr(v)) for k, v in f.changes]))
+
+    def order(clash: Clash) -> tuple[str, list[tuple[str, str]], tuple[str, ...]]:
+        return clash.base, [(k, repr(v)) for k, v in clash.changes], clash.partners
+
+    found.sort(key=order)
+    suspected.sort(key=order)
     return {
         "search": {
             "seats": list(search.SEATS),
@@ -353,12 +517,14 @@ def sweep(
         },
         "bases": per_base,
         "findings": [f.to_data() for f in found],
+        "suspected": [s.to_data() for s in suspected],
     }
 
 
 HEADER = (
     "# yaml-language-server: $schema=../schemas/contradictions.schema.json\n"
-    "# Compositions the loader refuses because a round cannot end or a rule can never apply.\n"
+    "# Compositions the loader refuses because a round cannot end or a rule can never apply\n"
+    "# (findings), and those it only warns about (suspected: no round searched ended).\n"
     "# Written by `python -m schwimmen.spec.termination --write` (the search over small\n"
     "# positions, schwimmen.engine.reachability, over every single and pair of parameter\n"
     "# changes on every ruleset); tests/test_termination.py (slow) writes it again and\n"
@@ -390,4 +556,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # Run as the imported module, not as ``__main__``: the loader consults the module
+    # ``schwimmen.spec.termination``, and :func:`unchecked` must switch off its table, not
+    # a copy's (as ``__main__`` the sweep would be refused its own pairs).
+    from schwimmen.spec import termination
+
+    raise SystemExit(termination.main())

@@ -7,7 +7,8 @@ bibliography, the decisions, the disagreements (with their quotes), a widget's w
 (``spec/widgets/``, a ``words`` mapping), a ruleset or a house rule as its name, folder or
 ``kind`` says, and then
 resolved on the ruleset its ``origin`` names (a ruleset on the one it ``extends``), so
-every error a later ``show`` or ``play`` would hit is reported now. Checking the catalog
+every error a later ``show`` or ``play`` would hit is reported now, and every warning
+(what the loader suspects and does not refuse) beside them. Checking the catalog
 also checks the site's variant finder (``docs/data/finder.yaml``), whose answers are
 rule values and go stale with the rules. A file that is none
 of these is an error, never passed unread; so is a folder without a single YAML file.
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from schwimmen.resources import schema_dir, spec_dir
 from schwimmen.spec.cache import cached_catalog
-from schwimmen.spec.errors import Notice, SpecError, SpecErrors
+from schwimmen.spec.errors import Notice, SpecError, SpecErrors, SpecWarning
 from schwimmen.spec.loader import SEPARATOR, Catalog, catalog_files
 from schwimmen.spec.sources import load_bibliography
 from schwimmen.spec.words import load_words
@@ -40,6 +41,7 @@ class Report:
 
     files: int = 0
     errors: list[SpecError] = field(default_factory=list)
+    warnings: list[SpecWarning] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     unchecked_quotes: int = 0
 
@@ -74,8 +76,11 @@ def _yaml_files(path: Path) -> list[Path]:
     return [path]
 
 
-def _check_alone(file: Path, catalog: Catalog, root: Path) -> list[SpecError]:
-    """Check a file the catalog does not load, as what its name, folder or content says."""
+def _check_alone(
+    file: Path, catalog: Catalog, root: Path, warnings: list[SpecWarning]
+) -> list[SpecError]:
+    """Check a file the catalog does not load, as what its name, folder or content says;
+    a ruleset or house rule that resolves adds its warnings to ``warnings``."""
     # jsonschema and the data files' own loaders: only for a file checked on its own (a
     # catalog file is checked by the cached catalog).
     from schwimmen.spec import decisions, disagreements
@@ -125,7 +130,7 @@ def _check_alone(file: Path, catalog: Catalog, root: Path) -> list[SpecError]:
     if sf is not None and not errors:
         name = f"{sf.data['origin']}{SEPARATOR}{file}" if sf.kind == "house-rule" else sf.id
         try:
-            catalog.resolve(name)
+            warnings.extend(catalog.resolve(name).warnings)
         except SpecErrors as exc:
             errors = list(exc.errors)
     return errors
@@ -178,13 +183,15 @@ def validate_paths(paths: Iterable[Path], catalog: Catalog | None = None) -> Rep
                 alone.append(file)
     if checked_catalog:
         report.errors.extend(catalog.check_all())
+        report.warnings.extend(catalog.check_all_warnings())
         finder = _beside(root)
         if finder is not None and _key(finder) not in {_key(f) for f in alone}:
             report.files += 1
             report.errors.extend(_finder_errors(finder, str(FINDER)))
     for file in alone:
-        report.errors.extend(_check_alone(file, catalog, root))
+        report.errors.extend(_check_alone(file, catalog, root, report.warnings))
     report.errors = sorted(set(report.errors))
+    report.warnings = sorted(set(report.warnings))
     start = 0 if checked_catalog else after_load
     report.notices = bibliography.notices_since(start)
     report.unchecked_quotes = bibliography.unchecked_since(start)
