@@ -259,3 +259,19 @@ def test_a_round_end_in_german_names_the_losers_and_the_exempt() -> None:
     nobody = ev.RoundEnded("knock", False, None, 1, {}, {0: value, 1: value}, {}, (), "tie")
     assert why_line(nobody, 0, w) == "Niemand verliert ein Leben."
     assert why_line(nobody, 0) == "Why: tie"
+
+
+def test_the_piped_conformance_report_keeps_every_ruleset_name_whole(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The conformance report is written by the suite's library with its own tables; in a
+    pipe they are as wide as their names, and the text around them keeps the 80 columns."""
+    monkeypatch.delenv("COLUMNS")
+    names = ["beginner-guide+feuer-costs-two", "pagat+knocker-loses-two"]
+    code, out, _ = _run(["conformance", *(f"--ruleset={n}" for n in names)], capsys)
+    assert code == 0
+    rows = [line for line in out.splitlines() if line.startswith("│")]
+    assert [row.split("│")[1].strip() for row in rows[: len(names)]] == names
+    assert "…" not in "".join(rows)
+    first, verdict = out.splitlines()[0], next(x for x in out.splitlines() if " cases from " in x)
+    assert len(first) <= 80 and len(verdict) <= 80
