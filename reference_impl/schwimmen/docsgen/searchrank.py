@@ -49,7 +49,7 @@ PAIRS = Rank(exclude=True)
 # A fixture page is found by its title and the first words of its text only: its sections
 # (the cards, the moves, each ruleset's case) were two thirds of each language's index.
 TITLE_ONLY = ("fixtures/*/*/",)
-TITLE_ONLY_TEXT = 200  # characters of the page's first text kept
+TITLE_ONLY_TEXT = 120  # characters of the page's first text kept (its first sentence or so)
 
 _POLICY: tuple[tuple[str, Rank], ...] = (
     (ruleset_page("*"), RULES),
