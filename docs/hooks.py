@@ -14,8 +14,10 @@ a wrong quote) stops the build with the loader's messages.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
+import os
 import re
 import sys
 from pathlib import Path
@@ -42,6 +44,7 @@ from schwimmen.docsgen.glance import load_glance  # noqa: E402
 from schwimmen.docsgen.inserts import fill  # noqa: E402
 from schwimmen.docsgen.inserts import markers as _markers  # noqa: E402
 from schwimmen.docsgen.markup import ADAPTER_EXAMPLE, CONFORMANCE_DOCS  # noqa: E402
+from schwimmen.docsgen.memo import digest, remembered  # noqa: E402
 from schwimmen.docsgen.searchrank import split_index  # noqa: E402
 from schwimmen.docsgen.site import (  # noqa: E402
     DocsBuildError,
@@ -50,7 +53,7 @@ from schwimmen.docsgen.site import (  # noqa: E402
     build_site,
     resolve_example,
 )
-from schwimmen.resources import conformance_dir, schema_dir, spec_dir  # noqa: E402
+from schwimmen.resources import conformance_dir, schema_dir, sources_dir, spec_dir  # noqa: E402
 from schwimmen.spec.decisions import load_decisions  # noqa: E402
 from schwimmen.spec.disagreements import load_disagreements  # noqa: E402
 from schwimmen.spec.errors import SpecErrors  # noqa: E402
@@ -152,16 +155,30 @@ def _building_another_language(config: MkDocsConfig) -> bool:
     return bool(getattr(_i18n(config), "building", False)) and "output" in _state
 
 
+def _inputs_digest(config: MkDocsConfig) -> str:
+    """A hash of every file the generator reads (the spec, the schemas, the suite, the
+    source texts, the guide's example and the finder's data) and the settings that choose
+    them: the same digest in one process means the same generated site."""
+    docs = Path(config.docs_dir)
+    folders = [spec_dir(), schema_dir(), conformance_dir(), sources_dir()]
+    folders += [docs / EXAMPLE.parent, docs / Path(FINDER_DATA).parent]
+    settings = [f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("SCHWIMMEN_")]
+    return digest(folders, [str(_CHECKOUT), *settings])
+
+
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    """Generate every page once per build and set the navigation from the catalog."""
+    """Generate every page once per build and set the navigation from the catalog. A
+    reload of ``mkdocs serve`` after an edit of a hand-written page reads the same files:
+    it takes the pages generated last time in this process instead of generating them
+    again (:func:`schwimmen.docsgen.memo.remembered`)."""
     if not _building_another_language(config):
         try:
-            output = build_site(_gather(config))
+            output = remembered("site", _inputs_digest(config), lambda: build_site(_gather(config)))
         except DocsBuildError as exc:
             raise PluginError(f"schwimmen docs: {exc}") from None
         _state["output"] = output
     _state["used"] = set()
-    config.nav = _state["output"].nav
+    config.nav = copy.deepcopy(_state["output"].nav)
     return config
 
 

@@ -196,3 +196,82 @@ def test_the_words_file_passes_the_sites_checks() -> None:
 
     words.cache_clear()
     assert words()("cli.diff-title", "de", a="a", b="b", n=2)
+
+
+def test_every_refusal_reason_has_its_german_words() -> None:
+    """The engine refuses a move with a protocol code; the German words for each code are
+    in ``spec/words.yaml`` (``reason.CODE``), whose English is the protocol's description."""
+    from schwimmen.engine.reasons import DESCRIPTION, Reason
+
+    labels = _site_words()["labels"]
+    for reason in Reason:
+        entry = labels.get(f"reason.{reason.value}")
+        assert entry is not None, reason
+        assert entry["en"] == DESCRIPTION[reason], reason
+        assert entry["de"] and entry["de"] != entry["en"], reason
+
+
+def test_play_refuses_a_move_in_german_and_ends_rounds_in_german(
+    capsys: pytest.CaptureFixture[str], catalog: Catalog
+) -> None:
+    """A refused move is explained with the German words of its reason code (the code
+    kept), a text that is no move gets a German answer, and a round's end says in German
+    who loses how much: none of the engine's English reaches the German player."""
+    from schwimmen.engine.reasons import DESCRIPTION, Reason
+
+    answers = iter(["swap AC AH", "blah", *(["1", "11k"] * 200)])
+    w = lang.words(lang.GERMAN)
+    console = printable_console()
+    code = play(catalog.resolve("pagat"), 3, 0, 5, "greedy", console, lambda _: next(answers), w=w)
+    assert code == 0
+    out = capsys.readouterr().out
+    labels = _site_words()["labels"]
+    german = labels[f"reason.{Reason.NOT_IN_HAND.value}"]["de"]
+    assert f"Nicht erlaubt: {german} (not-in-hand)." in out
+    assert labels["cli.play.not-a-move"]["de"] in out
+    assert DESCRIPTION[Reason.NOT_IN_HAND] not in out and "Not a move" not in out
+    ends = out.count("Die Runde endet")
+    assert ends >= 2
+    assert out.count(" verliert ") + out.count(" verlieren je ") + out.count("Niemand") >= ends
+    assert "Why:" not in out and "lowest hand" not in out and "(maximum)" not in out
+
+
+def test_a_round_end_in_german_names_the_losers_and_the_exempt() -> None:
+    from schwimmen.cli.play_command import why_line
+    from schwimmen.protocol import events as ev
+
+    w = lang.words(lang.GERMAN)
+    value = {"points": 20, "hand": "suit", "suit": "H"}
+    feuer = {"points": None, "hand": "feuer", "suit": None}
+    event = ev.RoundEnded(
+        reason="feuer",
+        at_deal=True,
+        by=0,
+        knocker=None,
+        hands={},
+        values={0: feuer, 1: value, 2: value},
+        losses={1: 2, 2: 2},
+        exempt=(0,),
+        why="Feuer shown by P1: every other player loses 2",
+    )
+    expected = "P2 (du) mit 20 und P3 mit 20 verlieren je 2 Leben; ausgenommen: P1."
+    assert why_line(event, 1, w) == expected
+    nobody = ev.RoundEnded("knock", False, None, 1, {}, {0: value, 1: value}, {}, (), "tie")
+    assert why_line(nobody, 0, w) == "Niemand verliert ein Leben."
+    assert why_line(nobody, 0) == "Why: tie"
+
+
+def test_the_piped_conformance_report_keeps_every_ruleset_name_whole(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The conformance report is written by the suite's library with its own tables; in a
+    pipe they are as wide as their names, and the text around them keeps the 80 columns."""
+    monkeypatch.delenv("COLUMNS")
+    names = ["beginner-guide+feuer-costs-two", "pagat+knocker-loses-two"]
+    code, out, _ = _run(["conformance", *(f"--ruleset={n}" for n in names)], capsys)
+    assert code == 0
+    rows = [line for line in out.splitlines() if line.startswith("│")]
+    assert [row.split("│")[1].strip() for row in rows[: len(names)]] == names
+    assert "…" not in "".join(rows)
+    first, verdict = out.splitlines()[0], next(x for x in out.splitlines() if " cases from " in x)
+    assert len(first) <= 80 and len(verdict) <= 80

@@ -193,3 +193,44 @@ def test_the_page_runs_the_engine_and_refuses_to_contradict_a_fixture(catalog: C
 
     _, problems = answers(fixture, rulesets, wrong)
     assert problems and all("differs from case" in p for p in problems)
+
+
+def test_the_outcome_tables_name_rulesets_as_players_know_them(catalog: Catalog) -> None:
+    """An outcome table names each ruleset by the comparison's name for it and each house
+    rule by its title, in the page's language, with the id only as the link's tooltip; two
+    house rules of one title are told apart by their rulesets' names."""
+    import re
+
+    from schwimmen.docsgen import disagreements as page
+    from schwimmen.docsgen.context import build_context
+    from schwimmen.docsgen.glance import load_glance
+    from schwimmen.docsgen.outcomes import answers, grouped
+    from schwimmen.docsgen.rulepages import title_and_summary
+    from schwimmen.docsgen.site import player_names
+    from schwimmen.engine.adapter import run_case
+
+    site = build_context(catalog)
+    rulesets = [*site.rulesets.values(), *site.with_house_rule.values()]
+    glance = load_glance()
+    names = page.distinct(player_names(catalog, glance, [r.id for r in rulesets]))
+    fixtures, _ = load_fixtures()
+    fixture = next(f for f in fixtures if f.id == "showdown/three-sevens")
+    found, _ = answers(fixture, rulesets, run_case)
+    origins = {r.id: r.id.split("+", 1)[0] for r in site.with_house_rule.values()}
+    shown = page.Shown(fixture, tuple(grouped(found, origins)))
+    data, _ = load_disagreements(bibliography=catalog.bibliography)
+    for language in ("en", "de"):
+        lines = page._shown_md(shown, None, data.words(language), language, names)
+        table = "\n".join(lines[lines.index(next(x for x in lines if "dis-outcomes" in x)) :])
+        links = dict(
+            (tip, text) for text, tip in re.findall(r'\[([^\]]+)\]\([^ )]+ "([^"]+)"\)', table)
+        )
+        assert {a.name for g in shown.groups for a in g.answers} == set(links), language
+        assert set(site.rulesets) <= set(links), language
+        for rid in site.rulesets:
+            assert links[rid] == glance.name(rid, language), (rid, language)
+        for hid, sf in site.house_rules.items():
+            composed = site.with_house_rule[hid].id
+            if composed in links:
+                assert links[composed].startswith(title_and_summary(sf, language)[0]), composed
+        assert len(set(links.values())) == len(links), f"two rows read alike in {language}"

@@ -249,3 +249,31 @@ def test_the_search_index_is_split_by_language() -> None:
     assert split["de"]["config"]["lang"] == ["de"]
     german = {d["location"]: d["text"] for d in split["de"]["docs"]}
     assert german == {"rulesets/pagat/": "d", "rulesets/pagat/#feuer": "e", "fixtures/x/": "c"}
+
+
+def test_a_fixture_page_is_indexed_by_its_title_and_first_words_only() -> None:
+    from schwimmen.docsgen.searchrank import TITLE_ONLY_TEXT, split_index
+
+    long = " ".join(["word"] * 200)
+    merged = {
+        "config": {"lang": ["en", "de"]},
+        "docs": [
+            {"location": "fixtures/round/x/", "title": "A fixture", "text": long},
+            {"location": "fixtures/round/x/#setup", "title": "Setup", "text": "cards"},
+            {"location": "fixtures/", "title": "Fixtures", "text": "all of them"},
+            {"location": "fixtures/#round", "title": "Round", "text": "the round's"},
+            {"location": "rulesets/pagat/#feuer", "title": "Feuer", "text": long},
+        ],
+    }
+    for docs in (d["docs"] for d in split_index(merged, ["de"]).values()):
+        by = {d["location"]: d for d in docs}
+        assert set(by) == {
+            "fixtures/round/x/",
+            "fixtures/",
+            "fixtures/#round",
+            "rulesets/pagat/#feuer",
+        }
+        kept = by["fixtures/round/x/"]
+        assert kept["title"] == "A fixture" and kept["text"].startswith("word word")
+        assert len(kept["text"]) <= TITLE_ONLY_TEXT + 2
+        assert by["rulesets/pagat/#feuer"]["text"] == long

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderableType
@@ -16,13 +17,23 @@ from schwimmen.spec.printable import printable
 
 
 class PrintableConsole(Console):
-    """A console that shows control characters in what it prints as ``\\u001b``.
+    """A console that shows control characters in what it prints as ``\\u001b``, and
+    prints a table whole where the output is no terminal (see :func:`print_table`).
 
     Titles, quotes, notes and ids come from YAML files anyone can write; every command
     prints through this console, so no file can drive the terminal. Each text is made
     printable before it is laid out, so a table's columns still wrap it; such a text loses
-    its inner styles, which only a hostile file ever costs.
+    its inner styles, which only a hostile file ever costs. A report written by a library
+    (the conformance suite's) prints its tables with ``print`` and is kept whole the same.
     """
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        tables = [o for o in objects if isinstance(o, Table)]
+        if len(tables) != len(objects) or not tables:
+            super().print(*objects, **kwargs)
+            return
+        with _whole(self, tables):
+            super().print(*objects, **kwargs)
 
     def render_str(self, text: str, **kwargs: Any) -> Text:
         return _printable_text(super().render_str(text, **kwargs))
@@ -52,6 +63,21 @@ def print_table(console: Console, table: Table) -> None:
     """Print ``table`` whole where the output is no terminal (a pipe, a file): as wide as
     it needs instead of the 80 columns a terminal without a size gets, so no ruleset id is
     cut to ``pagat+…`` for a script or a log. ``COLUMNS`` still sets the width."""
-    if not console.is_terminal and "COLUMNS" not in os.environ and not table.expand:
-        console.width = max(console.width, WIDEST)  # the table takes only what it needs
-    console.print(table)
+    with _whole(console, [table]):
+        Console.print(console, table)
+
+
+@contextmanager
+def _whole(console: Console, tables: Sequence[Table]) -> Iterator[None]:
+    """While printing ``tables`` to no terminal, the console is wide enough for them (a
+    table takes only the width it needs); then it is as it was, so that a panel or a
+    line printed next still fits the width it had."""
+    if console.is_terminal or "COLUMNS" in os.environ or any(t.expand for t in tables):
+        yield
+        return
+    saved = console._width  # None: the console measures its width each time
+    console.width = max(console.width, WIDEST)
+    try:
+        yield
+    finally:
+        console._width = saved

@@ -19,7 +19,7 @@ from schwimmen.cli import lang
 from schwimmen.cli.lang import ENGLISH, Words
 from schwimmen.engine.bots import Bot, GreedyBot, RandomBot
 from schwimmen.engine.match import Match, SetupError
-from schwimmen.engine.reasons import DESCRIPTION, IllegalAction
+from schwimmen.engine.reasons import DESCRIPTION, IllegalAction, Reason
 from schwimmen.engine.rounds import Phase
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action, ActionKind, ActionSyntaxError, parse_text
@@ -132,7 +132,8 @@ def event_line(event: ev.Event, me: int, w: Words = EN) -> Text | None:
     if isinstance(event, ev.Revealed):
         t = said("shows", "{seat} shows ", event.seat, "bold magenta")
         t.append_text(cards_text(event.cards, w))
-        t.append(f" ({event.hand})", style="bold magenta")
+        hand = w.label(f"cli.play.shown.{event.hand}", event.hand)
+        t.append(f" ({hand})", style="bold magenta")
         return t
     if isinstance(event, ev.RevealDeclined):
         return said("declined", "{seat} does not show a 31", event.seat)
@@ -141,10 +142,69 @@ def event_line(event: ev.Event, me: int, w: Words = EN) -> Text | None:
     if isinstance(event, ev.Eliminated):
         return said("out", "{seat} is out (untergegangen)", event.seat, "bold red")
     if isinstance(event, ev.RoundReplayed):
-        return Text(f"The round is replayed: {event.why}", style="yellow")
+        # the event's one reason, in English the engine's words for it
+        replayed = w.label("cli.play.replayed", f"The round is replayed: {event.why}")
+        return Text(replayed, style="yellow")
     if isinstance(event, ev.NextDealer):
         return said("next-dealer", "Next dealer: {seat}", event.seat, "dim")
     return None
+
+
+def refusal(reason: Reason, w: Words = EN) -> str:
+    """Why a move is refused: the reason code's words (``reason.CODE`` of
+    ``spec/words.yaml`` in German, the protocol's description in English), with the code."""
+    why = w.label(f"reason.{reason.value}", DESCRIPTION[reason])
+    return w.label("cli.play.not-allowed", "Not allowed: {why} ({code}).", why=why, code=reason)
+
+
+def why_line(event: ev.RoundEnded, me: int, w: Words = EN) -> str:
+    """Why the round ended as it did. The engine explains it in English (``why``); another
+    language says it from the event's facts alone: who loses how many lives, with which
+    hand, and who was exempt (the engine's finer reasons, such as a tie rule, have no code
+    to translate)."""
+    if not w.german:
+        return f"{w.label('rule.why', 'Why:')} {event.why}"
+    if not event.losses:
+        return w.label("cli.play.why.nobody", "Nobody loses a life.")
+    by_lives: dict[int, list[str]] = {}
+    for seat, lost in event.losses.items():
+        value = event.values[seat]
+        hand = str(value["hand"])
+        worth = (
+            w.calc(f"kind-{hand}", hand)
+            if value["points"] is None
+            else points_text(value["points"])
+        )
+        held = w.label(
+            "cli.play.why.with", "{seat} ({worth})", seat=_name(seat, me, w), worth=worth
+        )
+        by_lives.setdefault(lost, []).append(held)
+    clauses = []
+    for lost, seats in by_lives.items():
+        lives = (
+            w.label("cli.play.why.one-life", "a life")
+            if lost == 1
+            else w.label("cli.play.why.lives", "{n} lives", n=lost)
+        )
+        named = _listed(seats, w)
+        if len(seats) == 1:
+            clauses.append(
+                w.label("cli.play.why.loses", "{seats} loses {lives}", seats=named, lives=lives)
+            )
+        else:
+            clauses.append(
+                w.label("cli.play.why.lose", "{seats} lose {lives} each", seats=named, lives=lives)
+            )
+    if event.exempt:
+        exempt = _listed([_name(s, me, w) for s in event.exempt], w)
+        clauses.append(w.label("cli.play.why.exempt", "exempt: {seats}", seats=exempt))
+    return "; ".join(clauses) + "."
+
+
+def _listed(items: list[str], w: Words) -> str:
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + w.label("cli.play.why.and", " and ") + items[-1]
 
 
 def _typed(action: Action, w: Words) -> str:
@@ -287,7 +347,7 @@ class Game:
                 style=style,
             )
         c.print(table)
-        c.print(Text(f"{w.label('rule.why', 'Why:')} {event.why}", style="italic"))
+        c.print(Text(why_line(event, self.me, w), style="italic"))
         swimming = w.label("cli.play.swimming-mark", " (swimming)")
         lives = "  ".join(
             f"{_name(s, self.me, w)} {self.match.lives[s]}"
@@ -385,13 +445,13 @@ class Game:
             try:
                 action = typed_action(answer)
             except ActionSyntaxError as exc:
-                self.console.print(Text(f"Not a move: {exc}", style="red"))
+                # the parser's detail is English: German says what to type instead
+                no_move = w.label("cli.play.not-a-move", f"Not a move: {exc}")
+                self.console.print(Text(no_move, style="red"))
                 continue
             problem = self.match.why_illegal(action, self.me)
             if problem is not None:
-                self.console.print(
-                    Text(f"Not allowed: {DESCRIPTION[problem]} ({problem.value}).", style="red")
-                )
+                self.console.print(Text(refusal(problem, w), style="red"))
                 continue
             return action
 

@@ -26,8 +26,9 @@ four-card tables ("41": 270,725 hands each) only when a fourth card is picked.
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -35,9 +36,10 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
+from schwimmen.docsgen import memo
 from schwimmen.docsgen.pagedata import DEFAULT_LANGUAGE
 from schwimmen.engine import hands as hand_flags
-from schwimmen.engine.hands import Evaluator, HandValue, evaluator_for
+from schwimmen.engine.hands import Evaluator, HandValue, evaluator_for, scoring_key
 from schwimmen.protocol.cards import text
 from schwimmen.spec import words
 from schwimmen.spec.loader import SEPARATOR, Catalog
@@ -141,6 +143,25 @@ def build_table(evaluator: Evaluator) -> Table:
     return Table(evaluator, values, tuple(renumber[n] for n in hands))
 
 
+def kept_table(evaluator: Evaluator) -> Table:
+    """:func:`build_table`, from the build cache when the way of scoring hands and the
+    code that values them are as they were (:mod:`schwimmen.docsgen.memo`)."""
+    scoring = repr(scoring_key(evaluator.rules)).encode()
+
+    def inputs() -> Iterator[tuple[str, bytes]]:
+        yield "scoring", scoring
+        yield from memo.code("docsgen/calculator")
+
+    def build() -> tuple[Any, ...]:
+        table = build_table(evaluator)
+        return table.values, table.hands
+
+    # a kind of its own per way of scoring: the cache keeps a few values of each kind
+    kind = "calculator-table-" + hashlib.sha256(scoring).hexdigest()[:16]
+    values, hands = memo.kept(kind, inputs, build, tuple)
+    return Table(evaluator, values, hands)
+
+
 def showdown_rules(rules: Rules) -> dict[str, Any]:
     """The parameters the showdown depends on besides the hands' ranks and flags."""
     return {
@@ -187,10 +208,10 @@ def calculator_data(
     rows = []
     for name in names:
         ruleset = catalog.resolve(name)
-        evaluator = evaluator_for(ruleset.rules)
+        evaluator = evaluator_for(ruleset.rules, table=False)  # the tables are kept
         if id(evaluator) not in table_of:
             table_of[id(evaluator)] = len(tables)
-            tables.append(build_table(evaluator))
+            tables.append(kept_table(evaluator))
         rows.append(
             {
                 "id": name,

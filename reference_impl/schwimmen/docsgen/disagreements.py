@@ -42,6 +42,7 @@ from schwimmen.docsgen.outcome_text import outcome_lines
 from schwimmen.docsgen.outcomes import Answer, Engine, Group, answers, grouped
 from schwimmen.docsgen.suite import Suite, house_rule_of
 from schwimmen.spec.disagreements import Disagreements, Scenario
+from schwimmen.spec.loader import SEPARATOR
 from schwimmen.spec.parameters import PARAMETERS
 
 HERE = DISAGREEMENTS
@@ -110,13 +111,38 @@ def _ordered(groups: Sequence[Group]) -> list[Group]:
     return sorted(groups, key=rank)
 
 
-def inserts(site: Site, suite: Suite, data: Disagreements, computed: Computed) -> dict[str, Insert]:
-    """The page's generated parts, by the name its Markdown inserts them under."""
+Names = Mapping[str, Mapping[str, str]]
+"""The words players know a ruleset or house rule by, per language, by its id."""
+
+
+def inserts(
+    site: Site, suite: Suite, data: Disagreements, computed: Computed, names: Names | None = None
+) -> dict[str, Insert]:
+    """The page's generated parts, by the name its Markdown inserts them under; the outcome
+    tables name rulesets by ``names`` (by their ids where it has none)."""
+    shown = distinct(names or {})
     return {
         SUMMARY: lambda language: summary_md(suite, data, language),
         TOPICS: lambda language: topics_md(data, language),
-        SCENARIOS: lambda language: scenarios_md(site, suite, data, computed, language),
+        SCENARIOS: lambda language: scenarios_md(site, suite, data, computed, language, shown),
     }
+
+
+def distinct(names: Names) -> dict[str, dict[str, str]]:
+    """``names`` with the ruleset's name after a dash where another house rule has the
+    same title in that language (two house rules say „Drillinge zählen nichts“ of
+    different rulesets; a table naming both must tell them apart)."""
+    out = {name: dict(words) for name, words in names.items()}
+    for name, words in out.items():
+        house = house_rule_of(name)
+        base = names.get(name.split(SEPARATOR, 1)[0], {})
+        for language, title in words.items():
+            shared = any(
+                other != name and others.get(language) == title for other, others in names.items()
+            )
+            if house and shared and base.get(language):
+                words[language] = f"{title} – {base[language]}"
+    return out
 
 
 # ----------------------------------------------------------------------------- summary
@@ -149,7 +175,12 @@ def topics_md(data: Disagreements, language: str) -> str:
 
 
 def scenarios_md(
-    site: Site, suite: Suite, data: Disagreements, computed: Computed, language: str
+    site: Site,
+    suite: Suite,
+    data: Disagreements,
+    computed: Computed,
+    language: str,
+    names: Names | None = None,
 ) -> str:
     words = data.words(language)
     out: list[str] = []
@@ -157,7 +188,7 @@ def scenarios_md(
         out += [f"## {esc(topic.title_in(language))} {{#{topic.id}}}", ""]
         for scenario in topic.scenarios:
             shown = computed.shown[scenario.id]
-            out += [scenario_md(site, suite, scenario, shown, words, language), ""]
+            out += [scenario_md(site, suite, scenario, shown, words, language, names), ""]
     return "\n".join(out)
 
 
@@ -168,6 +199,7 @@ def scenario_md(
     shown: Sequence[Shown],
     words: Mapping[str, str],
     language: str = "en",
+    names: Names | None = None,
 ) -> str:
     """One scenario, folded under its question in plain words (so that the page is a
     short list of questions a player can open): the position in words, each shown
@@ -176,7 +208,7 @@ def scenario_md(
     text = partial(scenario.text, language=language)
     # the theme's fold takes its title as plain text between double quotes
     summary = " ".join(f"{scenario.id} · {text('asks')}".replace('"', "'").split())
-    body = _scenario_body(site, suite, scenario, shown, words, language)
+    body = _scenario_body(site, suite, scenario, shown, words, language, names or {})
     return f'??? dis-scenario "{summary}"\n\n' + "\n".join(
         f"    {line}" if line else "" for line in body.splitlines()
     )
@@ -189,6 +221,7 @@ def _scenario_body(
     shown: Sequence[Shown],
     words: Mapping[str, str],
     language: str,
+    names: Names,
 ) -> str:
     text = partial(scenario.text, language=language)
     out = [f"### {scenario.id} — {esc(text('title'))} {{#{scenario.anchor}}}", ""]
@@ -201,7 +234,7 @@ def _scenario_body(
         out += [esc(text("note")), ""]
     many = len(shown) > 1
     for index, item in enumerate(shown):
-        out += _shown_md(item, index if many else None, words, language)
+        out += _shown_md(item, index if many else None, words, language, names)
     body = "\n".join(
         f"- {german(c.quote)} <small>{source_link(HERE, c.source)} · {esc(c.section)}"
         + (f" · {c.line}" if c.line is not None else "")
@@ -214,7 +247,11 @@ def _scenario_body(
 
 
 def _shown_md(
-    item: Shown, index: int | None, words: Mapping[str, str], language: str = "en"
+    item: Shown,
+    index: int | None,
+    words: Mapping[str, str],
+    language: str = "en",
+    names: Names | None = None,
 ) -> list[str]:
     """A shown position: its heading (the fixture's title in English; the fixtures are
     written in English, so another language names the position with its own word and
@@ -238,7 +275,7 @@ def _shown_md(
         )
         out += [f'<div class="dis-steps" markdown>{moves}</div>', ""]
     rows = [
-        [_names(group, words), _cell(fixture, group.first, words, language)]
+        [_names(group, words, names or {}, language), _cell(fixture, group.first, words, language)]
         for group in item.groups
     ]
     out += [
@@ -292,16 +329,18 @@ def _position(fixture: Fixture, words: Mapping[str, str]) -> str:
     return '<div class="dis-position" markdown>\n\n' + "  \n".join(lines) + "\n\n</div>"
 
 
-def _name(name: str) -> str:
+def _name(name: str, names: Names, language: str) -> str:
+    """A ruleset as players know it, linked to its page, with its id as the tooltip."""
     house = house_rule_of(name)
     target = house_rule_page(house) if house else ruleset_page(name)
-    return f"[{esc(name)}]({rel(HERE, target)})"
+    shown = names.get(name, {}).get(language) or name
+    return f'[{esc(shown)}]({rel(HERE, target)} "{attr(name)}")'
 
 
-def _names(group: Group, words: Mapping[str, str]) -> str:
+def _names(group: Group, words: Mapping[str, str], names: Names, language: str) -> str:
     shown = []
     for answer in group.answers:
-        text = _name(answer.name)
+        text = _name(answer.name, names, language)
         if answer.outcome is not None and not answer.pinned:
             tip = attr(words["unpinned"])
             text += f'<sup class="dis-unpinned" title="{tip}">{UNPINNED_MARK}</sup>'

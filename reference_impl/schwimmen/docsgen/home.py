@@ -60,7 +60,8 @@ def sources_table(site: Site, language: str, here: str = HOME) -> str:
 
 
 def sources(site: Site, language: str, here: str = HOME) -> str:
-    """A section per source: what it covers, how far to trust it, what it reports."""
+    """A section per source: what it covers, how far to trust it, what it reports (the
+    reported texts' titles are their own; who made them and what they are is translated)."""
     say = words()
     out: list[str] = []
     for source in site.catalog.bibliography.sources.values():
@@ -77,11 +78,12 @@ def sources(site: Site, language: str, here: str = HOME) -> str:
         if source.reports:
             out += [say("source.reports", language), ""]
             for report in source.reports:
-                note = f" {esc(report.note)}" if report.note else ""
+                note = f" {esc(report.text('note', language))}" if report.note else ""
                 out.append(
                     f"- **{esc(report.id)}** ({say('source.footnote', language)} "
-                    f"{report.footnote}): *{esc(report.title)}*, {esc(report.by)}; "
-                    f"{esc(report.kind)}.{note}"
+                    f"{report.footnote}): *{esc(report.title)}*, "
+                    f"{esc(report.text('by', language))}; "
+                    f"{esc(report.text('kind', language))}.{note}"
                 )
             out.append("")
         described = [r for r in source.rulesets if r in site.rulesets]

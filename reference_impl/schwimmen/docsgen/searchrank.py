@@ -10,7 +10,7 @@ a hand-written page under ``docs/`` says it in its own front matter.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
@@ -45,6 +45,11 @@ RULES = Rank(boost=4)
 FIXTURES = Rank(boost=0.1)
 # The pairs repeat the rulesets' pages two by two; the grid of pairs leads to them.
 PAIRS = Rank(exclude=True)
+
+# A fixture page is found by its title and the first words of its text only: its sections
+# (the cards, the moves, each ruleset's case) were two thirds of each language's index.
+TITLE_ONLY = ("fixtures/*/*/",)
+TITLE_ONLY_TEXT = 120  # characters of the page's first text kept (its first sentence or so)
 
 _POLICY: tuple[tuple[str, Rank], ...] = (
     (ruleset_page("*"), RULES),
@@ -91,10 +96,11 @@ def split_index(index: Mapping[str, Any], languages: Sequence[str]) -> dict[str,
     no German version is served in English under ``de/`` too; the plugin drops those
     entries as copies of the English ones, so the German index takes them back from the
     English entries, at the same locations, which lead to the page under ``de/``. Returns
-    the index for each folder: ``""`` for the root, ``"de"`` for German.
+    the index for each folder: ``""`` for the root, ``"de"`` for German. The fixture
+    pages keep only their titles and first words (:func:`trimmed`).
     """
     config = dict(index.get("config", {}))
-    docs: list[dict[str, Any]] = list(index.get("docs", []))
+    docs = trimmed(index.get("docs", []), languages)
     prefixes = {language: f"{language}/" for language in languages}
 
     def language_of(entry: Mapping[str, Any]) -> str | None:
@@ -112,6 +118,25 @@ def split_index(index: Mapping[str, Any], languages: Sequence[str]) -> dict[str,
         translated = {_page(str(e["location"])) for e in own}
         fallback = [e for e in default if _page(str(e["location"])) not in translated]
         out[language] = {"config": config | {"lang": [language]}, "docs": own + fallback}
+    return out
+
+
+def trimmed(docs: Iterable[Mapping[str, Any]], languages: Sequence[str]) -> list[dict[str, Any]]:
+    """The index's entries with the pages of :data:`TITLE_ONLY` cut to their title and
+    first words (their sections left out), in every language's folder."""
+    out: list[dict[str, Any]] = []
+    for entry in docs:
+        location = str(entry.get("location", ""))
+        for language in languages:
+            location = location.removeprefix(f"{language}/")
+        page, _, section = location.partition("#")
+        if not any(fnmatchcase(page, pattern) for pattern in TITLE_ONLY):
+            out.append(dict(entry))
+        elif not section:
+            text = str(entry.get("text", ""))
+            if len(text) > TITLE_ONLY_TEXT:
+                text = text[:TITLE_ONLY_TEXT].rsplit(" ", 1)[0] + " …"
+            out.append(dict(entry, text=text))
     return out
 
 

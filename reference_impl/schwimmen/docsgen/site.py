@@ -220,7 +220,12 @@ def build_site(given: SiteInput) -> SiteOutput:
             raise DocsBuildError(
                 "the disagreements page would contradict its fixtures:\n" + "\n".join(wrong)
             )
-        inserts.update(disagreements.inserts(site, suite, data, computed))
+        names = player_names(
+            catalog,
+            glance,
+            [*site.rulesets, *(r.id for r in site.with_house_rule.values())],
+        )
+        inserts.update(disagreements.inserts(site, suite, data, computed, names))
 
     wording = check_glance(glance, site.rulesets)
     if wording:
@@ -343,17 +348,31 @@ def _calculator_files(catalog: Catalog, inserts: dict[str, Insert], glance: Glan
     except SpecErrors as exc:
         raise DocsBuildError(str(exc)) from None
     names = ruleset_names(catalog)
+    shown = player_names(catalog, glance, names, hyphens=True)
+    data = calculator.calculator_data(catalog, names, words, shown)
+    inserts["calculator"] = lambda language: calculator.calculator_markup(words, language)
+    return [Page(path, text, in_nav=False) for path, text in data.files().items()]
+
+
+def player_names(
+    catalog: Catalog, glance: Glance, names: Iterable[str], *, hyphens: bool = False
+) -> dict[str, dict[str, str]]:
+    """The words players know ``names`` by, per language: a ruleset as the comparison names
+    it, a house rule (alone or on a ruleset) by its title. A name neither knows is left out
+    (its id is then shown)."""
     shown: dict[str, dict[str, str]] = {}
     for name in names:
         house = name.rsplit(SEPARATOR, 1)[1] if SEPARATOR in name else None
         if house is None:
-            shown[name] = {lang: glance.name(name, lang, hyphens=True) for lang in ("en", "de")}
+            shown[name] = {
+                lang: glance.name(name, lang, hyphens=hyphens) for lang in pagedata.LANGUAGES
+            }
         elif house in catalog.house_rules:
             sf = catalog.house_rules[house]
-            shown[name] = {lang: rulepages.title_and_summary(sf, lang)[0] for lang in ("en", "de")}
-    data = calculator.calculator_data(catalog, names, words, shown)
-    inserts["calculator"] = lambda language: calculator.calculator_markup(words, language)
-    return [Page(path, text, in_nav=False) for path, text in data.files().items()]
+            shown[name] = {
+                lang: rulepages.title_and_summary(sf, lang)[0] for lang in pagedata.LANGUAGES
+            }
+    return shown
 
 
 def translation(path: str, language: str) -> str:

@@ -12,11 +12,12 @@ repository and nothing is fetched by the reader's browser.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any
 
+from schwimmen.docsgen import memo
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     STATISTICS,
@@ -86,12 +87,25 @@ def simulate_rulesets(
     seed: int = SEED,
     sample: int = SAMPLE,
 ) -> list[Figures]:
-    """Run the simulator for every ruleset (one process, fixed seed)."""
+    """Run the simulator for every ruleset (one process, fixed seed), or take its figures
+    from the build cache where the ruleset's values and the engine are as they were."""
     out = []
     for rid, ruleset in rulesets.items():
         seats = table_size(ruleset)
-        stats = simulate(ruleset.rules, seats, matches, seed, jobs=1)
-        mean, lowest = showdown_values(ruleset.rules, seats, sample, seed) if sample else (0, 0)
+
+        def run(ruleset: Ruleset = ruleset, seats: int = seats) -> tuple[Any, ...]:
+            stats = simulate(ruleset.rules, seats, matches, seed, jobs=1)
+            low: tuple[float, float] = (0, 0)
+            if sample:
+                low = showdown_values(ruleset.rules, seats, sample, seed)
+            return stats.to_json(seats), dict(stats.rounds_per_match), *low
+
+        def inputs(ruleset: Ruleset = ruleset, seats: int = seats) -> Iterator[tuple[str, bytes]]:
+            yield "settings", memo.settings_of(ruleset)
+            yield "run", f"{seats} {matches} {seed} {sample}".encode()
+            yield from memo.code("docsgen/statistics")
+
+        data, rounds, mean, lowest = memo.kept(f"statistics-{rid}", inputs, run, tuple)
         out.append(
             Figures(
                 rid=rid,
@@ -100,8 +114,8 @@ def simulate_rulesets(
                 matches=matches,
                 seed=seed,
                 sample=sample,
-                data=stats.to_json(seats),
-                rounds_per_match=dict(stats.rounds_per_match),
+                data=data,
+                rounds_per_match=rounds,
                 showdown_mean=mean,
                 lowest_mean=lowest,
             )

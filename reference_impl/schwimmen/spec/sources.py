@@ -33,6 +33,14 @@ class Report:
     by: str
     kind: str
     note: str = ""
+    # language → field (by, kind, note) → the words in that language
+    translations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def text(self, name: str, language: str = "en") -> str:
+        """The field ``name`` (by, kind, note) in ``language``, English where the file
+        gives no translation."""
+        given = self.translations.get(language, {}).get(name)
+        return " ".join(given.split()) if given else str(getattr(self, name))
 
 
 @dataclass(frozen=True)
@@ -247,7 +255,15 @@ def load_bibliography(path: Path | None = None, texts_dir: Path | None = None) -
             reliability=raw["reliability"].strip(),
             rulesets=tuple(raw["rulesets"]),
             reports=tuple(
-                Report(r["id"], r["footnote"], r["title"], r["by"], r["kind"], r.get("note", ""))
+                Report(
+                    r["id"],
+                    r["footnote"],
+                    r["title"],
+                    r["by"],
+                    r["kind"],
+                    r.get("note", ""),
+                    {"de": dict(r["de"])} if "de" in r else {},
+                )
                 for r in raw.get("reports", ())
             ),
             translations={"de": dict(raw["de"])} if "de" in raw else {},
