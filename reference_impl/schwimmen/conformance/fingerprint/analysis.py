@@ -53,15 +53,19 @@ the base that leaves the fewest failures unexplained with the fewest changes.
    the suite has few cases for; counting only disagreements preferred a change of pack
    that silences everything to the truth when a fixture contradicts the truth itself.
 
-4. **Claim only what cases show.** A change found by the search is reported as played
-   only when cases the engine answered show it: they fail without it and pass with it,
-   by what the engine did. A pass an engine doing nothing has too (it accepted none of
-   the fixture's steps, or the reference's answer to the position with its steps
-   removed passes the case as well) shows nothing, and neither does a failure taken out
-   of judgement (the suite has no case for the value there). Changes no case shows are
-   listed apart as "cannot tell", with the reason, and never written into a house rule;
-   the explanation is then re-judged with the claimed changes alone, on the same cases
-   as its base, and whatever drops out of judgement is listed.
+4. **Claim only what the answers show.** A change found by the search is reported as
+   played only when answers show it: they disagree without it and agree with it, and at
+   most one in ``CONTRADICTION_RATIO`` as many agree without it and not with it
+   (:meth:`~schwimmen.conformance.fingerprint.search.Search.shown_by`, ``lost``). An
+   answer agrees by the case that applies, by what the engine did (a pass an engine doing
+   nothing has too shows nothing), or, where no case applies, because the reference
+   playing the rules answers the position as the engine did (``Search.weigh``). That
+   weighing is made for the likeliest ``WEIGHED_BASES`` bases, searched again with it;
+   the first round, over every base, claims by the cases alone (a failure a change takes
+   out of judgement shows nothing there). Changes nothing shows are listed apart as
+   "cannot tell", with the reason, and never written into a house rule; the explanation
+   is then re-judged with the claimed changes alone, on the same cases as its base and
+   on those only the changes give a case (:func:`rejudged`).
 
 5. **Choose the base**: fewest unexplained failures (disagreements and errors the
    claimed changes leave; the fixtures they take out of judgement on which the reference
@@ -85,7 +89,9 @@ the base that leaves the fewest failures unexplained with the fewest changes.
 
 6. **Say when too little was judged to tell**: under the closest base, fewer than a
    third of its cases judged, more than a quarter errored, most passes idle, fewer
-   passes than failures, or the run cut short by its time budget. Then nothing is
+   passes than failures, an engine that accepts no move refusing the moves of more
+   cases than it agrees on, a base of another ruleset explaining the answers exactly as
+   well, or the run cut short by its time budget. Then nothing is
    claimed, no house rule is written, and the command exits non-zero.
 
 7. **Equivalent explanations.** Change sets with the same verdict on every fixture are
@@ -172,11 +178,7 @@ class Fingerprint:
         best = self.closest
         if best is None:
             return ()
-        return tuple(
-            e
-            for e in self.explanations[1:]
-            if e.weighed_fully == best.weighed_fully and e.rank() == best.rank()
-        )
+        return tuple(_tied(best, self.explanations))
 
     @property
     def told(self) -> bool:
@@ -236,7 +238,7 @@ def explain(catalog: Catalog, evidence: Evidence) -> Fingerprint:
         evidence.problem,
         tuple(evidence.errors),
         evidence,
-        _doubt(closest, evidence) if closest is not None else None,
+        _doubt(closest, evidence, found) if closest is not None else None,
     )
 
 
@@ -305,7 +307,21 @@ def inherited(catalog: Catalog, evidence: Evidence, base: str) -> frozenset[str]
     return frozenset(f for f, fixture in errored.items() if fixture.fits(ruleset) is not None)
 
 
-def _doubt(best: Explanation, evidence: Evidence) -> str | None:
+def _tied(best: Explanation, explanations: Sequence[Explanation]) -> list[Explanation]:
+    return [
+        e
+        for e in explanations
+        if e is not best and e.weighed_fully == best.weighed_fully and e.rank() == best.rank()
+    ]
+
+
+def _same_origin(e: Explanation, origin: str) -> bool:
+    return e.base.split(SEPARATOR)[0] == origin
+
+
+def _doubt(
+    best: Explanation, evidence: Evidence, explanations: Sequence[Explanation] = ()
+) -> str | None:
     """Why the closest explanation rests on too little to tell, or None (module
     docstring, 6)."""
     planned = best.planned or best.judged
@@ -318,6 +334,18 @@ def _doubt(best: Explanation, evidence: Evidence) -> str | None:
         return f"{head}: {judged} of {planned} cases judged under {best.base}"
     if 4 * len(best.errored) > planned:
         return f"{head}: the engine errored on {len(best.errored)} of {planned} cases"
+    if len(best.unmoved) > best.agreement:
+        return (
+            f"{head}: the engine accepted no move anywhere; it refused every move of "
+            f"{len(best.unmoved)} cases, more than the {best.agreement} cases it agrees on"
+        )
+    origin = best.base.split(SEPARATOR)[0]
+    others = sorted({e.base for e in _tied(best, explanations) if not _same_origin(e, origin)})
+    if others:
+        return (
+            f"{head}: {best.base} and {', '.join(others)} explain the answers exactly as well; "
+            "the suite cannot tell which ruleset the engine plays"
+        )
     if best.agreement == 0 or len(best.idle) > best.agreement:
         return (
             f"{head}: {len(best.idle)} of {passes} passes under {best.base} are of cases an "

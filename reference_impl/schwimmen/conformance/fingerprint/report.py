@@ -161,6 +161,7 @@ def tally(e: Explanation) -> dict[str, int]:
         "failed_only_with_changes": len(e.added_failed),
         "errored_only_with_changes": len(e.added_errored),
         "not_asked_with_changes": len(e.unasked),
+        "every_move_refused": len(e.unmoved),
     }
 
 
@@ -276,6 +277,11 @@ def text(found: Fingerprint, catalog: Catalog) -> str:
         f"  under {best.base} alone: {t['judged']} of {t['planned']} cases judged, "
         f"{t['failed']} failed, {t['idle']} passed only as an engine doing nothing would"
     )
+    if best.unmoved:
+        lines.append(
+            f"  {len(best.unmoved)} case(s) with moves in which the engine, accepting no move "
+            "anywhere, refused every move: they weigh nothing, for or against any ruleset"
+        )
     if best.deviations:
         lines.append(
             f"  with the changes claimed: {t['judged_with_changes']} judged, "
@@ -403,6 +409,7 @@ def _explanation_json(e: Explanation, catalog: Catalog | None) -> dict[str, Any]
         "errored_only_with_changes": list(e.added_errored),
         "not_asked_with_changes": list(e.unasked),
         "inherited_errors": list(e.inherited),
+        "every_move_refused": list(e.unmoved),
         "unexpressed": groups(e.differences),
         "searched_fully": not e.stopped,
     }

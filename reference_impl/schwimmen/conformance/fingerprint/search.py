@@ -24,6 +24,7 @@ MAX_HINT = 2  # parameters one matching case may ask to change at once
 MAX_COMBINATIONS = 24  # value combinations tried for one such case
 RESOLVED = 5  # candidates resolved at each step, besides those tying with the best estimate
 MAX_RESOLVED = 16
+POLISH_STEPS = 2  # changes the answers to other bases' fixtures may add (_polished)
 CONTRADICTION_RATIO = 4  # answers showing a change that one answer against it costs (_claims)
 DISAGREEMENT_COST = 30  # fixtures out of judgement one disagreement is worth (see quality)
 
@@ -156,6 +157,8 @@ class Explanation:
     # every answer weighed with the claimed changes (Search.weigh), if ``weighed_fully``
     weighed_answers: Weighed = Weighed()
     weighed_fully: bool = False
+    # fixtures with moves, every one refused by an engine that accepts no move anywhere
+    unmoved: tuple[str, ...] = ()
     # answers no case judges with the changes that the reference playing them answers as
     # the engine did (``replayed``), and otherwise (``contradicted``)
     replayed: tuple[str, ...] = ()
@@ -351,9 +354,10 @@ class Search:
             and any(_accepted(step) for step in o.outcome["steps"])
             for o in self.observed.values()
         )
-        if self.inert:
-            # what an engine that accepts no step failed to do weighs nothing (weigh)
-            self.observed = {f: o for f, o in self.observed.items() if not self.refused_all(o)}
+        # what an engine that accepts no step failed to do weighs nothing (weigh)
+        self.unmoved = tuple(sorted(f for f, o in self.observed.items() if self.refused_all(o)))
+        if self.unmoved:
+            self.observed = {f: o for f, o in self.observed.items() if f not in self.unmoved}
         self.vocabulary = vocabulary
         self.naming: dict[str, list[str]] = {}  # parameter -> fixtures whose cases name it
         for fid, seen in self.observed.items():
@@ -786,6 +790,9 @@ class Search:
             sum(1 for f in final.agree if not self.idle(f, final.ruleset)),
         )
         groups, undecided, final = self._claims(groups)
+        if self.weighing:
+            groups, more, final = self._polished(groups, final)
+            undecided = list(_merge(tuple(undecided), tuple(more)))
         deviations = [self._deviation(final, group, equals) for group, equals in groups]
         failures = self.start.disagree
         idle = frozenset(f for f in final.agree if self.idle(f, final.ruleset))
@@ -818,6 +825,7 @@ class Search:
             searched=searched,
             weighed_answers=weighed,
             weighed_fully=self.weighing,
+            unmoved=self.unmoved,
             replayed=tuple(sorted(replayed)),
             contradicted=tuple(sorted(contradicted)),
             inherited=tuple(sorted(self.inherited)),
@@ -945,8 +953,8 @@ class Search:
         Other deviations of the engine make a true change lose a few answers (stammtisch's
         deal of the hands before the middle: 20 shown, 3 lost while the loser's deal is
         not found); a value that only resembles what the engine plays loses many (its
-        knock on 20 points read as ``requires = maximum``: 39 shown, 18 lost). A group of
-        one change is first set to the value of its parameter that weighs best on every
+        knock on 20 points read as ``requires = maximum``: 39 shown, 18 lost). Each change
+        of a group is first set to the value of its parameter that weighs best on every
         answer (a middle card dealt each round explains the deal nearly as well)."""
         undecided: list[Undecided] = []
         groups = [(self._best_value(g, groups), equals) for g, equals in groups]
@@ -971,25 +979,91 @@ class Search:
             else:
                 return groups, undecided, final
 
+    def _polished(
+        self, groups: list[tuple[Delta, list[Scored]]], final: Scored
+    ) -> tuple[list[tuple[Delta, list[Scored]]], list[Undecided], Scored]:
+        """The claimed groups with what the answers the cases of the base never asked
+        still point at: for each answer that disagrees once every answer is weighed,
+        each other case of its fixture the answer matches names the values that would
+        make it apply (as :meth:`hints` does for the base's own fixtures); the best of
+        these, weighed, is added if it weighs better, and claimed as any other change
+        (Tri Palki's three aces that punish all but special hands, at the deal and in
+        play, showed in play only by a fixture of another base)."""
+        undecided: list[Undecided] = []
+        for _ in range(POLISH_STEPS):
+            weighed = self.weigh(final.ruleset)
+            if not weighed.disagree or len(final.delta) >= MAX_CHANGES:
+                break
+            current = self._weighed_rank(final)
+            values = final.ruleset.values()
+            hints: dict[Delta, None] = {}
+            for fid in sorted(weighed.disagree):
+                seen = self.answers.get(fid)
+                for case in seen.fixture.cases if seen is not None else ():
+                    need = [
+                        p
+                        for p, pred in case.where.items()
+                        if not (p in values and predicate_holds(pred, values[p]))
+                    ]
+                    if not need or len(need) > MAX_HINT:
+                        continue
+                    assert seen is not None
+                    if not self._passes(seen, case, final.ruleset):
+                        continue
+                    options = [self.vocabulary.satisfying(p, case.where[p]) for p in need]
+                    for combo in itertools.islice(itertools.product(*options), MAX_COMBINATIONS):
+                        hints.setdefault(
+                            self.merged(final.delta, dict(zip(need, combo, strict=True)))
+                        )
+            best: tuple[tuple[int, int], Scored] | None = None
+            for delta in list(hints)[:MAX_RESOLVED]:
+                if len(delta) > MAX_CHANGES or delta == final.delta:
+                    continue
+                scored = self.score(delta)
+                if scored is None:
+                    continue
+                rank = self._weighed_rank(scored)
+                if rank < current and (best is None or rank < best[0]):
+                    best = (rank, scored)
+            if best is None:
+                break
+            added = tuple(d for d in best[1].delta if d not in final.delta)
+            kept = [(tuple(d for d in g if d in best[1].delta), e) for g, e in groups]
+            groups, more, final = self._claims([(g, e) for g, e in kept if g] + [(added, [])])
+            undecided.extend(more)
+        return groups, undecided, final
+
     def _best_value(self, group: Delta, groups: list[tuple[Delta, list[Scored]]]) -> Delta:
-        """``group`` (one change), or the same parameter set to the value that weighs
-        best on every answer with the other groups' changes."""
-        if len(group) != 1 or not self.weighing:
+        """``group`` with each of its parameters in turn set to the value that weighs best
+        on every answer, the group's other values and the other groups' changes held (the
+        search's step chose by the cases alone: a middle card dealt each round explains
+        stammtisch's deal by its cases nearly as well as the hands before the middle;
+        Tri Palki's three aces that punish everyone but special hands at the deal, as
+        well as a penalty on all others, which the answers to other bases' fixtures
+        tell apart)."""
+        if not self.weighing:
             return group
-        ((param, _),) = group
         rest = tuple(d for g, _ in groups if g != group for d in g)
         best: Delta = group
-        best_rank: tuple[int, int] | None = None
-        for value in self.vocabulary.values.get(param, ()):
-            if key(value) == key(self.values.get(param)):
-                continue
-            candidate: Delta = ((param, key(value)),)
-            scored = self.score(tuple(sorted(rest + candidate)))
-            if scored is None:
-                continue
-            rank = self._weighed_rank(scored)
-            if best_rank is None or rank < best_rank or (rank == best_rank and candidate == group):
-                best, best_rank = candidate, rank
+        for param, _ in group:
+            held = tuple(d for d in best if d[0] != param)
+            best_rank: tuple[int, int] | None = None
+            chosen = best
+            for value in self.vocabulary.values.get(param, ()):
+                if key(value) == key(self.values.get(param)):
+                    continue
+                candidate: Delta = tuple(sorted((*held, (param, key(value)))))
+                scored = self.score(tuple(sorted(rest + candidate)))
+                if scored is None:
+                    continue
+                rank = self._weighed_rank(scored)
+                if (
+                    best_rank is None
+                    or rank < best_rank
+                    or (rank == best_rank and candidate == best)
+                ):
+                    chosen, best_rank = candidate, rank
+            best = chosen
         return best
 
     def lost(self, final: Scored, without: Scored) -> frozenset[str]:
