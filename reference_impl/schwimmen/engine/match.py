@@ -302,7 +302,7 @@ class Match:
             self._start_round()
             return
         for seat, n, left in outcome.lost:
-            self._emit(ev.LivesLost(seat, n, left))
+            self._emit(ev.lives_lost(seat, n, left))
             self.lives[seat] = left
             if seat in outcome.swimming:
                 self._emit(ev.Swimming(seat))
@@ -320,7 +320,7 @@ class Match:
         """Pass the deal on (U31) after a round in which ``losers`` lost lives."""
         seat = next_dealer(self.rules, self.table_size, self.dealer, self.eliminated, losers)
         self.dealer = seat
-        self._emit(ev.NextDealer(seat))
+        self._emit(ev.next_dealer(seat))
 
     def _end_match(self, winners: tuple[int, ...], *, shared: bool) -> None:
         self.over = True
