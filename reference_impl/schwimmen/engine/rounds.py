@@ -148,8 +148,6 @@ _PHASE_OVER = Phase.OVER
 _PHASE_REVEAL_OFFER = Phase.REVEAL_OFFER
 _PHASE_TURN = Phase.TURN
 _REDISCARD_FORBIDDEN = Rediscard.FORBIDDEN
-_SWAPS_ALL = Swap.ALL
-_SWAPS_ONE = Swap.ONE
 _WASHOUT_SAME_SUIT_MIDDLE = Washout.SAME_SUIT_MIDDLE
 # the events of a decision, each made once (see protocol.events)
 _passed = ev.passed
@@ -265,6 +263,13 @@ class Round:
     _split: int = -1
     _ring: dict[int, int] | None = None
     _order: list[int] | None = None
+    _swap_one: bool = False
+    _swap_all: bool = False
+
+    def __post_init__(self) -> None:
+        # asked before every decision; ``Swap.ONE in swaps`` hashes an enum member, which
+        # runs Python code (Enum.__hash__), so the answers are worked out once per rules
+        self._swap_one, self._swap_all = _swap_kinds(self.rules)
 
     # ================================================================== construction
     @classmethod
@@ -498,16 +503,15 @@ class Round:
 
     def _why_swap_illegal(self, action: Action) -> Reason | None:
         hand, middle = self.hands[self.current], self.middle
-        swaps = self.rules.turns.swaps
         if action.kind is _ACT_SWAP_ALL:
-            return None if _SWAPS_ALL in swaps else Reason.SWAP_ALL_NOT_ALLOWED
+            return None if self._swap_all else Reason.SWAP_ALL_NOT_ALLOWED
         give, take = action.give, action.take
         if len(give) == 1 and len(take) == 1:  # the common swap, checked in the same order
             if give[0] not in hand:
                 return Reason.NOT_IN_HAND
             if take[0] not in middle:
                 return Reason.NOT_IN_MIDDLE
-            return None if _SWAPS_ONE in swaps else Reason.SWAP_ONE_NOT_ALLOWED
+            return None if self._swap_one else Reason.SWAP_ONE_NOT_ALLOWED
         if len(give) != len(take) or len(set(give)) != len(give) or len(set(take)) != len(take):
             return Reason.MALFORMED
         if any(c not in hand for c in give):
@@ -515,9 +519,9 @@ class Round:
         if any(c not in middle for c in take):
             return Reason.NOT_IN_MIDDLE
         if len(give) == 1:
-            return None if _SWAPS_ONE in swaps else Reason.SWAP_ONE_NOT_ALLOWED
+            return None if self._swap_one else Reason.SWAP_ONE_NOT_ALLOWED
         if len(give) == len(hand):
-            return None if _SWAPS_ALL in swaps else Reason.SWAP_ALL_NOT_ALLOWED
+            return None if self._swap_all else Reason.SWAP_ALL_NOT_ALLOWED
         return Reason.TWO_CARD_SWAP
 
     def _why_pass_illegal(self, seat: int) -> Reason | None:
@@ -648,11 +652,10 @@ class Round:
                 self._split = len(out)
                 out.append(_ACTION_KNOCK)
             return out
-        swaps = self.rules.turns.swaps
         hand, middle = self.hands[seat], self.middle
         visible = phase is _PHASE_COMPLETE_SWAP or not self.middle_hidden
-        one = visible and _SWAPS_ONE in swaps
-        every = visible and _SWAPS_ALL in swaps
+        one = visible and self._swap_one
+        every = visible and self._swap_all
         if one:
             out = _pairs(_SWAP, hand, middle)
         if every:
@@ -1123,6 +1126,18 @@ class Round:
                 why=why,
             )
         )
+
+
+_SWAP_KINDS: dict[int, tuple[Rules, tuple[bool, bool]]] = {}
+
+
+def _swap_kinds(rules: Rules) -> tuple[bool, bool]:
+    """Whether a one-card swap and a whole-hand swap are allowed, once per rules object."""
+    found = _SWAP_KINDS.get(id(rules))
+    if found is None or found[0] is not rules:
+        swaps = rules.turns.swaps
+        found = _SWAP_KINDS[id(rules)] = (rules, (Swap.ONE in swaps, Swap.ALL in swaps))
+    return found[1]
 
 
 _OWN_MOVE: dict[int, tuple[Rules, int]] = {}

@@ -22,6 +22,7 @@ covered too.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -36,6 +37,7 @@ from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action, ActionKind
 from schwimmen.protocol.cards import Card, make, seat_name, text
+from schwimmen.protocol.frozen import quick_init
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.rules import Rules
 from schwimmen.spec.vocabulary import AfterLast, Series
@@ -48,7 +50,8 @@ RESERVE = 2
 can end at their deal, each taking a pack, before anybody acts again."""
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Decision:
     """One step's intent: a category of legal action, ``probe`` (an action the reference
     refuses) or ``table`` (the next match of a series); ``pick`` chooses within it."""
@@ -143,8 +146,9 @@ def _category_of(kind: ActionKind, knock: bool) -> str:
     return "other"
 
 
-_MOVE_CATEGORY = {kind: _category_of(kind, False) for kind in ActionKind}
-"""The category of an action of each kind that carries no knock."""
+_MOVE_CATEGORY = {kind.value: _category_of(kind, False) for kind in ActionKind}
+"""The category of an action of each kind that carries no knock, by the kind's text (a
+member of an enum hashes through Python code; its text is a plain string)."""
 
 
 # ---------------------------------------------------------------------------- packs
@@ -296,8 +300,14 @@ class _Drawer:
         present = legal.categories()
         if not present:
             return None
-        weights = [self.style.weights[c] for c in present]
-        return Decision(rng.choices(present, weights)[0], pick)
+        # rng.choices(present, weights)[0], drawn alike (the same one random number,
+        # the same bisection of the running totals) without its checks and list
+        total = 0.0
+        running = []
+        for c in present:
+            total += self.style.weights[c]
+            running.append(total)
+        return Decision(present[bisect(running, rng.random() * total, 0, len(present) - 1)], pick)
 
 
 # ---------------------------------------------------------------------------- playing
@@ -318,7 +328,7 @@ class _Legal:
             self._all = moves + knocks
             by: dict[str, list[Action]] = {}
             for action in moves:
-                what = _MOVE_CATEGORY[action.kind]
+                what = _MOVE_CATEGORY[action.kind._value_]
                 group = by.get(what)
                 if group is None:
                     by[what] = [action]

@@ -22,6 +22,7 @@ from schwimmen.engine.match import Match
 from schwimmen.engine.reasons import Reason
 from schwimmen.protocol.actions import Action, ActionKind, discard, simple, swap
 from schwimmen.protocol.cards import Card
+from schwimmen.protocol.frozen import quick_init
 from schwimmen.spec.vocabulary import Series
 
 _CARDLESS = (
@@ -40,7 +41,8 @@ _CARDLESS = (
 )
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Probe:
     """A step the reference refuses: ``seat`` None with ``action`` None is the table
     starting the next match (``{"table": "next-match"}``)."""
@@ -136,7 +138,9 @@ def choose(match: Match, pick: int) -> Probe | None:
     found = candidates(match)
     if not found:
         return None
-    codes = sorted({p.reason for p in found})  # a Reason is its code (a str)
+    # a Reason is its code (a str); sorted and grouped by the code's text, which hashes
+    # in C where the member itself would hash through Enum.__hash__
+    codes = sorted({p.reason._value_ for p in found})
     code = codes[pick % len(codes)]
-    group = [p for p in found if p.reason is code]
+    group = [p for p in found if p.reason._value_ == code]
     return group[(pick // len(codes)) % len(group)]
