@@ -415,7 +415,13 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
     packs = list(plan.packs)
     while drawer is not None and len(packs) < RESERVE:
         packs.append(drawer.pack(active, plan.seats))
-    lives = plan.lives if plan.lives is None or isinstance(plan.lives, int) else list(plan.lives)
+    # the lives per seat, as run_case reads the case's: a whole number is every seat's
+    # lives in this match only, and the next match of a series starts with the ruleset's
+    lives: list[int] | None = None
+    if isinstance(plan.lives, int):
+        lives = [plan.lives] * plan.seats
+    elif plan.lives is not None:
+        lives = list(plan.lives)
     try:
         match = Match(
             rules,
@@ -460,8 +466,6 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
         used.append(decision)
         steps.append(step)
         played.step(refused)
-        if step[1] is None and refused is None and isinstance(plan.lives, int):
-            exact = False  # the case's next match begins with the ruleset's lives
         starts.scan(len(used))
         rounds, over = match.round_no, match.over
         if drawer is not None:
