@@ -422,7 +422,7 @@ class Match:
             head = self._head = self._round_head()
         rnd = self.round
         names = self._names
-        card = CARD_TEXT
+        card = _CARD_OF  # map() with a bound lookup: no comprehension to make per call
         phase = rnd.phase
         to_move = None if self.over or phase is _PHASE_OVER else rnd.current
         hand = rnd.hands.get(seat)
@@ -433,13 +433,13 @@ class Match:
             "round": head[1],
             "phase": MATCH_OVER_PHASE if head[5] else phase._value_,
             "to_move": None if to_move is None else names[to_move],
-            "hand": [] if hand is None else [card[c] for c in hand],
-            "middle": None if rnd.middle_hidden else [card[c] for c in rnd.middle],
+            "hand": [] if hand is None else list(map(card, hand)),
+            "middle": None if rnd.middle_hidden else list(map(card, rnd.middle)),
             "middle_hidden": rnd.middle_hidden,
             "stock": len(rnd.stock),
-            "discard_top": card[discard[-1]] if discard else None,
+            "discard_top": card(discard[-1]) if discard else None,
             "knocker": None if rnd.knocker is None else names[rnd.knocker],
-            "closed": [names[s] for s in sorted(rnd.closed)] if rnd.closed else [],
+            "closed": list(map(names.__getitem__, sorted(rnd.closed))) if rnd.closed else [],
             "lives": head[2].copy(),
             "swimming": list(head[3]),
             "eliminated": list(head[4]),
@@ -471,6 +471,8 @@ class Match:
             tuple(names[s] for s in self.winners),
         )
 
+
+_CARD_OF = CARD_TEXT.__getitem__
 
 # dealer, round, lives, swimming, eliminated, match over, winners
 _Head = tuple[str, int, dict[str, int], tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]]

@@ -174,31 +174,11 @@ _ACTION_TAKE_EXTRA = Action(ActionKind.TAKE_EXTRA)
 _ACTION_TURN_UP = Action(ActionKind.TURN_UP)
 
 
-class _SwapRows(dict[Card, list[Action]]):
-    """Every one-card swap, built once and indexed by the cards (``table[give][take]``):
-    actions are immutable values. A row is made when its card is first given, so an
-    import builds none and a 32-card pack never builds the rows of the other twenty."""
-
-    def __init__(self, knock: bool) -> None:
-        super().__init__()
-        self.knock = knock
-
-    def __missing__(self, give: Card) -> list[Action]:
-        row = self[give] = [Action(_ACT_SWAP, (give,), (t,), self.knock) for t in range(64)]
-        return row
-
-
-class _Discards(dict[Card, Action]):
-    """Every discard, built once, indexed by the card."""
-
-    def __missing__(self, card: Card) -> Action:
-        action = self[card] = Action(_ACT_DISCARD, (card,))
-        return action
-
-
-_SWAP = _SwapRows(knock=False)
-_SWAP_KNOCK = _SwapRows(knock=True)
-_DISCARD = _Discards()
+# Actions are immutable values: every one-card swap and every discard is built once,
+# indexed by the cards (a list of lists: the legal list reads four rows per decision).
+_SWAP = [[Action(_ACT_SWAP, (g,), (t,)) for t in range(64)] for g in range(64)]
+_SWAP_KNOCK = [[Action(_ACT_SWAP, (g,), (t,), True) for t in range(64)] for g in range(64)]
+_DISCARD = [Action(_ACT_DISCARD, (c,)) for c in range(64)]
 
 
 _TEXT = attrgetter("text")  # an action's canonical text, for map() over a legal list
@@ -207,7 +187,7 @@ _TEXT = attrgetter("text")  # an action's canonical text, for map() over a legal
 _ENDS_IN_PLAY = FEUER | FEUER_LIGHT | MAXIMUM
 
 
-def _pairs(table: _SwapRows, hand: list[Card], middle: list[Card]) -> list[Action]:
+def _pairs(table: list[list[Action]], hand: list[Card], middle: list[Card]) -> list[Action]:
     """The one-card swaps of ``hand`` with ``middle`` from ``table``, hand card by hand
     card. Three cards against three are spelled out: this list is made before every
     decision, and the literal is four times quicker than the nested comprehension."""
@@ -267,8 +247,8 @@ class Round:
     _swap_all: bool = False
 
     def __post_init__(self) -> None:
-        # asked before every decision; ``Swap.ONE in swaps`` hashes an enum member, which
-        # runs Python code (Enum.__hash__), so the answers are worked out once per rules
+        # asked before every decision: read as two flags rather than three attribute
+        # lookups and a set membership each time
         self._swap_one, self._swap_all = _swap_kinds(self.rules)
 
     # ================================================================== construction

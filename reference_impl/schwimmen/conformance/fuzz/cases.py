@@ -146,9 +146,8 @@ def _category_of(kind: ActionKind, knock: bool) -> str:
     return "other"
 
 
-_MOVE_CATEGORY = {kind.value: _category_of(kind, False) for kind in ActionKind}
-"""The category of an action of each kind that carries no knock, by the kind's text (a
-member of an enum hashes through Python code; its text is a plain string)."""
+_MOVE_CATEGORY = {kind: _category_of(kind, False) for kind in ActionKind}
+"""The category of an action of each kind that carries no knock."""
 
 
 # ---------------------------------------------------------------------------- packs
@@ -328,7 +327,7 @@ class _Legal:
             self._all = moves + knocks
             by: dict[str, list[Action]] = {}
             for action in moves:
-                what = _MOVE_CATEGORY[action.kind._value_]
+                what = _MOVE_CATEGORY[action.kind]
                 group = by.get(what)
                 if group is None:
                     by[what] = [action]

@@ -138,9 +138,7 @@ def choose(match: Match, pick: int) -> Probe | None:
     found = candidates(match)
     if not found:
         return None
-    # a Reason is its code (a str); sorted and grouped by the code's text, which hashes
-    # in C where the member itself would hash through Enum.__hash__
-    codes = sorted({p.reason._value_ for p in found})
+    codes = sorted({p.reason for p in found})  # a Reason is its code (a str)
     code = codes[pick % len(codes)]
-    group = [p for p in found if p.reason._value_ == code]
+    group = [p for p in found if p.reason is code]
     return group[(pick // len(codes)) % len(group)]
