@@ -482,6 +482,10 @@ def _drop(_event: ev.Event) -> None:
     return None
 
 
+_BITS = [n.bit_length() for n in range(65)]
+"""``n.bit_length()`` for every size of pack (the shuffle asks it once per card)."""
+
+
 def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:
     """A copy of ``pack`` shuffled by ``rng``: exactly what ``rng.shuffle`` makes of it
     (the same draws from ``getrandbits``, in the same order, so a seed deals the same
@@ -491,9 +495,10 @@ def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:
         rng.shuffle(cards)
         return cards
     getrandbits = rng.getrandbits
+    bits = _BITS if len(cards) < len(_BITS) else [n.bit_length() for n in range(len(cards) + 1)]
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1
-        k = n.bit_length()
+        k = bits[n]
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
