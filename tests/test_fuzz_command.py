@@ -107,6 +107,26 @@ def test_the_outcome_gathered_while_generating_is_the_reference_answer_to_the_ca
     assert gathered > 5 * len(catalog.rulesets)
 
 
+def test_a_next_match_starts_with_the_lives_the_case_runs_with(catalog: Catalog) -> None:
+    """A case that gives every seat the same lives and starts the next match of a series
+    is played by the generator as run_case plays it (the case's lives for this match, the
+    ruleset's for the next), so its answer comes from the playthrough, not a replay
+    (which remains for a case whose last step would deal from a pack it does not have)."""
+    online = catalog.resolve("online")
+    found = gathered = 0
+    for number in range(400):
+        done = generate(online, case_rng(3, number))
+        steps = done.case["steps"]
+        if not isinstance(done.case.get("lives"), int) or {"table": "next-match"} not in steps:
+            continue
+        found += 1
+        if done.outcome is not None:
+            gathered += 1
+            assert run_case(done.case) == {"status": "ok", "outcome": done.outcome}, number
+    assert found >= 3
+    assert gathered >= 0.8 * found
+
+
 @pytest.mark.slow
 def test_the_reference_against_itself_shows_no_difference_and_says_it_proves_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -137,18 +137,22 @@ def _strict_int(text: str) -> int:
 
 
 def _depth_at_most(value: Any, limit: int) -> bool:
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
+    """Whether arrays and objects nest at most ``limit`` deep in ``value`` (what
+    ``json.loads`` made: exactly dicts and lists). One level at a time: every answer is
+    walked, so the walk keeps to the containers."""
+    level = [value] if type(value) is dict or type(value) is list else []
+    depth = 1
+    while level:
         if depth > limit:
             return False
-        stack.extend((child, depth + 1) for child in children)
+        deeper = []
+        for item in level:
+            for child in item.values() if type(item) is dict else item:
+                kind = type(child)
+                if kind is dict or kind is list:
+                    deeper.append(child)
+        level = deeper
+        depth += 1
     return True
 
 

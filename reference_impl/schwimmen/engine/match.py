@@ -302,7 +302,7 @@ class Match:
             self._start_round()
             return
         for seat, n, left in outcome.lost:
-            self._emit(ev.LivesLost(seat, n, left))
+            self._emit(ev.lives_lost(seat, n, left))
             self.lives[seat] = left
             if seat in outcome.swimming:
                 self._emit(ev.Swimming(seat))
@@ -320,7 +320,7 @@ class Match:
         """Pass the deal on (U31) after a round in which ``losers`` lost lives."""
         seat = next_dealer(self.rules, self.table_size, self.dealer, self.eliminated, losers)
         self.dealer = seat
-        self._emit(ev.NextDealer(seat))
+        self._emit(ev.next_dealer(seat))
 
     def _end_match(self, winners: tuple[int, ...], *, shared: bool) -> None:
         self.over = True
@@ -422,7 +422,7 @@ class Match:
             head = self._head = self._round_head()
         rnd = self.round
         names = self._names
-        card = CARD_TEXT
+        card = _CARD_OF  # map() with a bound lookup: no comprehension to make per call
         phase = rnd.phase
         to_move = None if self.over or phase is _PHASE_OVER else rnd.current
         hand = rnd.hands.get(seat)
@@ -433,13 +433,13 @@ class Match:
             "round": head[1],
             "phase": MATCH_OVER_PHASE if head[5] else phase._value_,
             "to_move": None if to_move is None else names[to_move],
-            "hand": [] if hand is None else [card[c] for c in hand],
-            "middle": None if rnd.middle_hidden else [card[c] for c in rnd.middle],
+            "hand": [] if hand is None else list(map(card, hand)),
+            "middle": None if rnd.middle_hidden else list(map(card, rnd.middle)),
             "middle_hidden": rnd.middle_hidden,
             "stock": len(rnd.stock),
-            "discard_top": card[discard[-1]] if discard else None,
+            "discard_top": card(discard[-1]) if discard else None,
             "knocker": None if rnd.knocker is None else names[rnd.knocker],
-            "closed": [names[s] for s in sorted(rnd.closed)] if rnd.closed else [],
+            "closed": list(map(names.__getitem__, sorted(rnd.closed))) if rnd.closed else [],
             "lives": head[2].copy(),
             "swimming": list(head[3]),
             "eliminated": list(head[4]),
@@ -472,12 +472,18 @@ class Match:
         )
 
 
+_CARD_OF = CARD_TEXT.__getitem__
+
 # dealer, round, lives, swimming, eliminated, match over, winners
 _Head = tuple[str, int, dict[str, int], tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]]
 
 
 def _drop(_event: ev.Event) -> None:
     return None
+
+
+_BITS = [n.bit_length() for n in range(65)]
+"""``n.bit_length()`` for every size of pack (the shuffle asks it once per card)."""
 
 
 def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:
@@ -489,9 +495,10 @@ def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:
         rng.shuffle(cards)
         return cards
     getrandbits = rng.getrandbits
+    bits = _BITS if len(cards) < len(_BITS) else [n.bit_length() for n in range(len(cards) + 1)]
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1
-        k = n.bit_length()
+        k = bits[n]
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)

@@ -47,6 +47,7 @@ from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action, ActionKind
 from schwimmen.protocol.cards import SEAT_NAME, Card, pretty, seat_name
+from schwimmen.protocol.frozen import quick_init
 from schwimmen.spec.rules import Penalty, Rules
 from schwimmen.spec.vocabulary import (
     AcesAtDeal,
@@ -96,7 +97,8 @@ class EndReason(StrEnum):
     ONE_OPEN = "one-open"
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class RoundResult:
     reason: EndReason
     at_deal: bool
@@ -146,9 +148,13 @@ _PHASE_OVER = Phase.OVER
 _PHASE_REVEAL_OFFER = Phase.REVEAL_OFFER
 _PHASE_TURN = Phase.TURN
 _REDISCARD_FORBIDDEN = Rediscard.FORBIDDEN
-_SWAPS_ALL = Swap.ALL
-_SWAPS_ONE = Swap.ONE
 _WASHOUT_SAME_SUIT_MIDDLE = Washout.SAME_SUIT_MIDDLE
+# the events of a decision, each made once (see protocol.events)
+_passed = ev.passed
+_knocked = ev.knocked
+_swapped = ev.swapped
+_discarded = ev.discarded
+_drew = ev.drew
 
 
 _FLAG_MASK = (1 << FLAG_BITS) - 1
@@ -166,9 +172,13 @@ _ACTION_SWAP_ALL = Action(ActionKind.SWAP_ALL)
 _ACTION_SWAP_ALL_KNOCK = Action(ActionKind.SWAP_ALL, knock=True)
 _ACTION_TAKE_EXTRA = Action(ActionKind.TAKE_EXTRA)
 _ACTION_TURN_UP = Action(ActionKind.TURN_UP)
-# Actions are immutable values: every one-card swap is built once, indexed by the cards.
-_SWAP = [[Action(ActionKind.SWAP, (g,), (t,)) for t in range(64)] for g in range(64)]
-_SWAP_KNOCK = [[Action(ActionKind.SWAP, (g,), (t,), True) for t in range(64)] for g in range(64)]
+
+
+# Actions are immutable values: every one-card swap and every discard is built once,
+# indexed by the cards (a list of lists: the legal list reads four rows per decision).
+_SWAP = [[Action(_ACT_SWAP, (g,), (t,)) for t in range(64)] for g in range(64)]
+_SWAP_KNOCK = [[Action(_ACT_SWAP, (g,), (t,), True) for t in range(64)] for g in range(64)]
+_DISCARD = [Action(_ACT_DISCARD, (c,)) for c in range(64)]
 
 
 _TEXT = attrgetter("text")  # an action's canonical text, for map() over a legal list
@@ -233,6 +243,13 @@ class Round:
     _split: int = -1
     _ring: dict[int, int] | None = None
     _order: list[int] | None = None
+    _swap_one: bool = False
+    _swap_all: bool = False
+
+    def __post_init__(self) -> None:
+        # asked before every decision: read as two flags rather than three attribute
+        # lookups and a set membership each time
+        self._swap_one, self._swap_all = _swap_kinds(self.rules)
 
     # ================================================================== construction
     @classmethod
@@ -466,10 +483,15 @@ class Round:
 
     def _why_swap_illegal(self, action: Action) -> Reason | None:
         hand, middle = self.hands[self.current], self.middle
-        swaps = self.rules.turns.swaps
         if action.kind is _ACT_SWAP_ALL:
-            return None if _SWAPS_ALL in swaps else Reason.SWAP_ALL_NOT_ALLOWED
+            return None if self._swap_all else Reason.SWAP_ALL_NOT_ALLOWED
         give, take = action.give, action.take
+        if len(give) == 1 and len(take) == 1:  # the common swap, checked in the same order
+            if give[0] not in hand:
+                return Reason.NOT_IN_HAND
+            if take[0] not in middle:
+                return Reason.NOT_IN_MIDDLE
+            return None if self._swap_one else Reason.SWAP_ONE_NOT_ALLOWED
         if len(give) != len(take) or len(set(give)) != len(give) or len(set(take)) != len(take):
             return Reason.MALFORMED
         if any(c not in hand for c in give):
@@ -477,9 +499,9 @@ class Round:
         if any(c not in middle for c in take):
             return Reason.NOT_IN_MIDDLE
         if len(give) == 1:
-            return None if _SWAPS_ONE in swaps else Reason.SWAP_ONE_NOT_ALLOWED
+            return None if self._swap_one else Reason.SWAP_ONE_NOT_ALLOWED
         if len(give) == len(hand):
-            return None if _SWAPS_ALL in swaps else Reason.SWAP_ALL_NOT_ALLOWED
+            return None if self._swap_all else Reason.SWAP_ALL_NOT_ALLOWED
         return Reason.TWO_CARD_SWAP
 
     def _why_pass_illegal(self, seat: int) -> Reason | None:
@@ -596,11 +618,13 @@ class Round:
         out: list[Action] = []
         if self.rules.turns.move is _MOVE_DRAW_AND_DISCARD:
             if phase is _PHASE_DISCARD:
-                for card in self.hands[seat]:
-                    candidate = Action(_ACT_DISCARD, (card,))
-                    if self._why_illegal_draw(candidate) is None:
-                        out.append(candidate)
-                return out
+                # any held card but (where that is refused) the one just taken from the
+                # pile: what _why_illegal_draw allows
+                table = _DISCARD
+                taken = self.took_from_discard
+                if taken is None or self.rules.draw.rediscard is not _REDISCARD_FORBIDDEN:
+                    return [table[card] for card in self.hands[seat]]
+                return [table[card] for card in self.hands[seat] if card != taken]
             out.append(_ACTION_DRAW_STOCK)
             if self.discard:
                 out.append(_ACTION_DRAW_DISCARD)
@@ -608,11 +632,10 @@ class Round:
                 self._split = len(out)
                 out.append(_ACTION_KNOCK)
             return out
-        swaps = self.rules.turns.swaps
         hand, middle = self.hands[seat], self.middle
         visible = phase is _PHASE_COMPLETE_SWAP or not self.middle_hidden
-        one = visible and _SWAPS_ONE in swaps
-        every = visible and _SWAPS_ALL in swaps
+        one = visible and self._swap_one
+        every = visible and self._swap_all
         if one:
             out = _pairs(_SWAP, hand, middle)
         if every:
@@ -706,7 +729,7 @@ class Round:
             self._swap(seat, action)
             changed = True
         elif kind is _ACT_PASS or knock_form is _KNOCK_FORM_AFTER_MOVE:
-            self.emit(ev.Passed(seat))
+            self.emit(_passed(seat))
         self.phase = _PHASE_TURN
         self.moves += 1
         self.moved.add(seat)
@@ -734,7 +757,7 @@ class Round:
             if self.pass_streak >= len(self.seats) - len(self.closed) and self._all_passed():
                 return
         if is_knock:
-            self.emit(ev.Knocked(seat))
+            self.emit(_knocked(seat))
             if self._knock(seat):
                 return
             extra = False
@@ -750,7 +773,7 @@ class Round:
             give, take = gave[0], took[0]
             hand[hand.index(give)] = take
             middle[middle.index(take)] = give
-        self.emit(ev.Swapped(seat, gave, took))
+        self.emit(_swapped(seat, gave, took))
 
     def _check_own_move(self, seat: int) -> bool:
         """End the round if the mover, having passed or knocked, still holds a hand that
@@ -856,6 +879,10 @@ class Round:
                 return
             self.current = self.last_queue.pop(0)
             return
+        ring = self._ring
+        if ring is not None and not self.closed:
+            self.current = ring[seat]
+            return
         self.current = self._next_seat(seat)
 
     def _dealer_choice(self, take: bool) -> None:
@@ -880,7 +907,7 @@ class Round:
             self.moved.add(seat)
             if self.own_move and self._check_own_move(seat):
                 return
-            self.emit(ev.Knocked(seat))
+            self.emit(_knocked(seat))
             if self._knock(seat):
                 return
             self._advance(seat, False)
@@ -889,13 +916,14 @@ class Round:
             card = action.give[0]
             self.hands[seat].remove(card)
             self.discard.append(card)
-            self.emit(ev.Discarded(seat, card))
+            self.emit(_discarded(seat, card))
             self.moves += 1
             self.moved.add(seat)
             self.phase = _PHASE_TURN
             self.took_from_discard = None
             self.reached[seat] = self.moves
-            if self._check_in_play(seat):
+            ends = self.evaluator.packed(self.hands[seat]) & _ENDS_IN_PLAY
+            if ends and self._check_in_play(seat):
                 return
             self._advance(seat, False)
             return
@@ -916,7 +944,7 @@ class Round:
             self.took_from_discard = None
             source = "stock"
         self.hands[seat].append(card)
-        self.emit(ev.Drew(seat, source, card))
+        self.emit(_drew(seat, source, card))
         self.phase = _PHASE_DISCARD
 
     # ================================================================== the end
@@ -1078,6 +1106,18 @@ class Round:
                 why=why,
             )
         )
+
+
+_SWAP_KINDS: dict[int, tuple[Rules, tuple[bool, bool]]] = {}
+
+
+def _swap_kinds(rules: Rules) -> tuple[bool, bool]:
+    """Whether a one-card swap and a whole-hand swap are allowed, once per rules object."""
+    found = _SWAP_KINDS.get(id(rules))
+    if found is None or found[0] is not rules:
+        swaps = rules.turns.swaps
+        found = _SWAP_KINDS[id(rules)] = (rules, (Swap.ONE in swaps, Swap.ALL in swaps))
+    return found[1]
 
 
 _OWN_MOVE: dict[int, tuple[Rules, int]] = {}

@@ -9,9 +9,11 @@ event as that seat may see it, or None.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from schwimmen.protocol.cards import Card, seat_name, text
+from schwimmen.protocol.frozen import quick_init
 
 Seat = int
 
@@ -58,6 +60,7 @@ def _seats_json(value: Any) -> Any:
     return [seat_name(s) for s in value]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundStarted(Event):
     """A round begins: its number, the dealer, and the seats dealt in, in dealing order."""
@@ -69,6 +72,7 @@ class RoundStarted(Event):
     seats: tuple[Seat, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Dealt(Event):
     """A seat's cards (private). For the dealer's blind choice it is his first hand."""
@@ -85,6 +89,7 @@ class Dealt(Event):
         return replace(self, cards=None)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MiddleDealt(Event):
     """The middle is dealt, face up or face down (then its cards are not shown)."""
@@ -100,6 +105,7 @@ class MiddleDealt(Event):
         return replace(self, cards=None)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ExtraDealt(Event):
     """The dealer's unseen extra hand or second packet (its cards are nobody's to see)."""
@@ -112,6 +118,7 @@ class ExtraDealt(Event):
         return self if seat is None else replace(self, cards=None)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class UpcardDealt(Event):
     """The first card of the discard pile is turned up (draw-and-discard game)."""
@@ -121,6 +128,7 @@ class UpcardDealt(Event):
     card: Card
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DealerChose(Event):
     """The dealer keeps his hand or takes the extra one; the middle that results."""
@@ -133,6 +141,7 @@ class DealerChose(Event):
     middle: tuple[Card, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Revealed(Event):
     """A hand shown during the round: a 31, Feuer or Feuer light."""
@@ -145,6 +154,7 @@ class Revealed(Event):
     hand: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RevealDeclined(Event):
     """A player with a dealt 31 chooses not to show it, where showing is optional."""
@@ -154,6 +164,7 @@ class RevealDeclined(Event):
     seat: Seat
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Swapped(Event):
     """A player gives cards from the hand for cards of the middle."""
@@ -166,6 +177,7 @@ class Swapped(Event):
     took: tuple[Card, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Passed(Event):
     """A player passes (schiebt)."""
@@ -175,6 +187,7 @@ class Passed(Event):
     seat: Seat
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Knocked(Event):
     """A player knocks or closes; the last cycle (or personal closing) begins."""
@@ -184,6 +197,7 @@ class Knocked(Event):
     seat: Seat
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MiddleTurnedUp(Event):
     """A face-down middle is turned up by the player about to swap with it."""
@@ -195,6 +209,7 @@ class MiddleTurnedUp(Event):
     cards: tuple[Card, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MiddleReplaced(Event):
     """Everybody passed: the middle is replaced from the stock."""
@@ -205,6 +220,7 @@ class MiddleReplaced(Event):
     new: tuple[Card, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WashedOut(Event):
     """A middle of one suit is washed out and replaced; the mover may get an extra turn."""
@@ -217,6 +233,7 @@ class WashedOut(Event):
     extra_turn: Seat | None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Drew(Event):
     """A player draws from the stock (only the drawer sees the card) or the discard pile."""
@@ -234,6 +251,7 @@ class Drew(Event):
         return replace(self, card=None)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Discarded(Event):
     """A player throws a card onto the discard pile."""
@@ -245,6 +263,7 @@ class Discarded(Event):
     card: Card
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class StockRenewed(Event):
     """The stock ran out and the discard pile, but its top card, becomes the stock."""
@@ -253,6 +272,7 @@ class StockRenewed(Event):
     count: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundEnded(Event):
     """The end of a round: why, the hands shown, their values, and who loses how much.
@@ -276,6 +296,7 @@ class RoundEnded(Event):
     why: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class LivesLost(Event):
     """A seat loses lives (or takes sticks) at the end of a round; how many are left."""
@@ -287,6 +308,7 @@ class LivesLost(Event):
     left: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Swimming(Event):
     """A seat has lost its last life and swims."""
@@ -296,6 +318,7 @@ class Swimming(Event):
     seat: Seat
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Eliminated(Event):
     """A seat is out of the match."""
@@ -305,6 +328,7 @@ class Eliminated(Event):
     seat: Seat
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundReplayed(Event):
     """The showdown would put out every player left, so nobody loses and the round is dealt
@@ -315,6 +339,7 @@ class RoundReplayed(Event):
     why: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class NextDealer(Event):
     """The deal passes to this seat."""
@@ -324,6 +349,7 @@ class NextDealer(Event):
     seat: Seat
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
     """The match is over: its winners, whether they share the win, and series points."""
@@ -335,6 +361,7 @@ class MatchEnded(Event):
     points: dict[Seat, int]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MatchStarted(Event):
     """A match begins: its number in a series, the table size, the first dealer, the lives."""
@@ -345,6 +372,47 @@ class MatchStarted(Event):
     seats: int
     dealer: Seat
     lives: int
+
+
+# Events are immutable values, and the ones made at every decision come from a few
+# thousand distinct values at most (a seat, a card, a swap of one card for one): each is
+# made once and shared, as actions are, rather than built again at every move.
+_INTERNED = 1 << 16
+
+
+@lru_cache(maxsize=_INTERNED)
+def passed(seat: Seat) -> Passed:
+    return Passed(seat)
+
+
+@lru_cache(maxsize=_INTERNED)
+def knocked(seat: Seat) -> Knocked:
+    return Knocked(seat)
+
+
+@lru_cache(maxsize=_INTERNED)
+def swapped(seat: Seat, gave: tuple[Card, ...], took: tuple[Card, ...]) -> Swapped:
+    return Swapped(seat, gave, took)
+
+
+@lru_cache(maxsize=_INTERNED)
+def drew(seat: Seat, source: str, card: Card | None) -> Drew:
+    return Drew(seat, source, card)
+
+
+@lru_cache(maxsize=_INTERNED)
+def discarded(seat: Seat, card: Card) -> Discarded:
+    return Discarded(seat, card)
+
+
+@lru_cache(maxsize=_INTERNED)
+def lives_lost(seat: Seat, lives: int, left: int) -> LivesLost:
+    return LivesLost(seat, lives, left)
+
+
+@lru_cache(maxsize=_INTERNED)
+def next_dealer(seat: Seat) -> NextDealer:
+    return NextDealer(seat)
 
 
 def log_json(events: list[Event]) -> list[dict[str, Any]]:

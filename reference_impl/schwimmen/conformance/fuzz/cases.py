@@ -22,6 +22,7 @@ covered too.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -36,6 +37,7 @@ from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action, ActionKind
 from schwimmen.protocol.cards import Card, make, seat_name, text
+from schwimmen.protocol.frozen import quick_init
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.rules import Rules
 from schwimmen.spec.vocabulary import AfterLast, Series
@@ -48,7 +50,8 @@ RESERVE = 2
 can end at their deal, each taking a pack, before anybody acts again."""
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Decision:
     """One step's intent: a category of legal action, ``probe`` (an action the reference
     refuses) or ``table`` (the next match of a series); ``pick`` chooses within it."""
@@ -296,8 +299,14 @@ class _Drawer:
         present = legal.categories()
         if not present:
             return None
-        weights = [self.style.weights[c] for c in present]
-        return Decision(rng.choices(present, weights)[0], pick)
+        # rng.choices(present, weights)[0], drawn alike (the same one random number,
+        # the same bisection of the running totals) without its checks and list
+        total = 0.0
+        running = []
+        for c in present:
+            total += self.style.weights[c]
+            running.append(total)
+        return Decision(present[bisect(running, rng.random() * total, 0, len(present) - 1)], pick)
 
 
 # ---------------------------------------------------------------------------- playing
@@ -405,7 +414,13 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
     packs = list(plan.packs)
     while drawer is not None and len(packs) < RESERVE:
         packs.append(drawer.pack(active, plan.seats))
-    lives = plan.lives if plan.lives is None or isinstance(plan.lives, int) else list(plan.lives)
+    # the lives per seat, as run_case reads the case's: a whole number is every seat's
+    # lives in this match only, and the next match of a series starts with the ruleset's
+    lives: list[int] | None = None
+    if isinstance(plan.lives, int):
+        lives = [plan.lives] * plan.seats
+    elif plan.lives is not None:
+        lives = list(plan.lives)
     try:
         match = Match(
             rules,
@@ -450,8 +465,6 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
         used.append(decision)
         steps.append(step)
         played.step(refused)
-        if step[1] is None and refused is None and isinstance(plan.lives, int):
-            exact = False  # the case's next match begins with the ruleset's lives
         starts.scan(len(used))
         rounds, over = match.round_no, match.over
         if drawer is not None:

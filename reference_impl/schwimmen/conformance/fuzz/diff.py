@@ -116,6 +116,14 @@ def _num_same(a: Any, b: Any) -> bool:
 
 
 def _same(a: Any, b: Any) -> bool:
+    kind = type(a)
+    if kind is type(b):  # JSON's own types first: a string, a dict, a list
+        if kind is str:
+            return bool(a == b)
+        if kind is dict:
+            return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+        if kind is list:
+            return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):

@@ -22,6 +22,7 @@ from schwimmen.engine.match import Match
 from schwimmen.engine.reasons import Reason
 from schwimmen.protocol.actions import Action, ActionKind, discard, simple, swap
 from schwimmen.protocol.cards import Card
+from schwimmen.protocol.frozen import quick_init
 from schwimmen.spec.vocabulary import Series
 
 _CARDLESS = (
@@ -40,7 +41,8 @@ _CARDLESS = (
 )
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Probe:
     """A step the reference refuses: ``seat`` None with ``action`` None is the table
     starting the next match (``{"table": "next-match"}``)."""
