@@ -39,7 +39,7 @@ from typing import Any, TypeVar
 from schwimmen import __version__
 from schwimmen.resources import SOURCES_ENV, schema_dir, sources_dir, spec_dir
 from schwimmen.spec import termination
-from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec.errors import SpecError, SpecErrors
 from schwimmen.spec.loader import Catalog, catalog_files
 
 CACHE_DIR_ENV = "SCHWIMMEN_CACHE_DIR"
@@ -169,6 +169,30 @@ def cached(
     if unchanged:
         _write(folder, path, key, value)
     return value
+
+
+_DOCSGEN_CODE = _SPEC_CODE.parent / "docsgen"
+
+
+def checked_finder(
+    path: Path, shown_as: str | None, check: Callable[[], list[SpecError]]
+) -> list[SpecError]:
+    """``check()`` of the variant finder's file at ``path``: its errors, from the cache
+    while the file, the schemas and the code that checks it are unchanged.
+
+    The finder is checked by its schema and the parameters' own schemas (jsonschema, the
+    slowest import there is), which ``validate`` of an unchanged catalog file should not
+    pay each time; its answers name parameters and values, not the catalog's files.
+    """
+
+    def inputs() -> Iterator[tuple[str, bytes]]:
+        yield "path", str(path.resolve()).encode()
+        yield "shown-as", (shown_as or "").encode()
+        yield "finder", path.read_bytes()
+        for code in sorted(_DOCSGEN_CODE.glob("*.py")):
+            yield f"docsgen:{code.name}", code.read_bytes()
+
+    return cached("finder", inputs, check, list)
 
 
 def _warm(catalog: Catalog) -> None:
