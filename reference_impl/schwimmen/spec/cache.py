@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import copyreg
+import gc
 import hashlib
 import io
 import itertools
@@ -224,12 +225,25 @@ def _read(path: Path, key: str) -> object:
             header = f.read(len(FORMAT) + 1 + len(key))
             if header != FORMAT + b" " + key.encode():
                 return None
-            value = pickle.load(f)
+            value = _unpickled(f)
     except Exception:  # missing, unreadable or corrupt: built again
         return None
     with contextlib.suppress(OSError):
         os.utime(path)  # recently used: kept when older ones are pruned
     return value
+
+
+def _unpickled(f: io.BufferedReader) -> object:
+    """The pickled value, read with the cycle collector paused: unpickling makes tens of
+    thousands of objects and none of them garbage, which the collector would walk again
+    and again for nothing."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.load(f)
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _proxy(items: Mapping[Any, Any]) -> MappingProxyType[Any, Any]:
