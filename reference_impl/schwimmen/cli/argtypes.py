@@ -15,8 +15,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from schwimmen.spec.yamlread import YamlError, read_text
-
 MAX_SECONDS = 86400.0  # a day: any longer budget or timeout is a typo
 
 
@@ -75,6 +73,8 @@ def setting(text: str) -> tuple[str, Any]:
     """``PARAMETER=VALUE`` with the value read as a spec file's YAML is read, within the
     same limits (size, nesting depth, alias expansion, 64-bit numbers, no NaN or infinity):
     a value given on the command line is no more trusted than one in a file."""
+    from schwimmen.spec.yamlread import YamlError, read_text  # only where --set is given
+
     path, sep, raw = text.partition("=")
     path = path.strip()
     if not sep or not path:

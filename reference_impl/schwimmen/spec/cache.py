@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import copyreg
+import gc
 import hashlib
 import io
 import itertools
@@ -39,7 +40,7 @@ from typing import Any, TypeVar
 from schwimmen import __version__
 from schwimmen.resources import SOURCES_ENV, schema_dir, sources_dir, spec_dir
 from schwimmen.spec import termination
-from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec.errors import SpecError, SpecErrors
 from schwimmen.spec.loader import Catalog, catalog_files
 
 CACHE_DIR_ENV = "SCHWIMMEN_CACHE_DIR"
@@ -171,6 +172,30 @@ def cached(
     return value
 
 
+_DOCSGEN_CODE = _SPEC_CODE.parent / "docsgen"
+
+
+def checked_finder(
+    path: Path, shown_as: str | None, check: Callable[[], list[SpecError]]
+) -> list[SpecError]:
+    """``check()`` of the variant finder's file at ``path``: its errors, from the cache
+    while the file, the schemas and the code that checks it are unchanged.
+
+    The finder is checked by its schema and the parameters' own schemas (jsonschema, the
+    slowest import there is), which ``validate`` of an unchanged catalog file should not
+    pay each time; its answers name parameters and values, not the catalog's files.
+    """
+
+    def inputs() -> Iterator[tuple[str, bytes]]:
+        yield "path", str(path.resolve()).encode()
+        yield "shown-as", (shown_as or "").encode()
+        yield "finder", path.read_bytes()
+        for code in sorted(_DOCSGEN_CODE.glob("*.py")):
+            yield f"docsgen:{code.name}", code.read_bytes()
+
+    return cached("finder", inputs, check, list)
+
+
 def _warm(catalog: Catalog) -> None:
     """Resolve every name of a default run now, so that the cache holds the results."""
     for name in catalog.standard_names():
@@ -200,12 +225,25 @@ def _read(path: Path, key: str) -> object:
             header = f.read(len(FORMAT) + 1 + len(key))
             if header != FORMAT + b" " + key.encode():
                 return None
-            value = pickle.load(f)
+            value = _unpickled(f)
     except Exception:  # missing, unreadable or corrupt: built again
         return None
     with contextlib.suppress(OSError):
         os.utime(path)  # recently used: kept when older ones are pruned
     return value
+
+
+def _unpickled(f: io.BufferedReader) -> object:
+    """The pickled value, read with the cycle collector paused: unpickling makes tens of
+    thousands of objects and none of them garbage, which the collector would walk again
+    and again for nothing."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.load(f)
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _proxy(items: Mapping[Any, Any]) -> MappingProxyType[Any, Any]:

@@ -10,7 +10,6 @@ chain, overlays, conflicts, applicability, completeness, consistency) →
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 import os
 from collections.abc import Collection, Iterable, Mapping
@@ -659,6 +658,8 @@ def _is_path(name: str) -> bool:
 
 def _suggest(name: str, known: Collection[str], label: str) -> str:
     """``did you mean 'x'?`` for a near miss, otherwise the list of what is known."""
+    import difflib  # only for a name that is not found
+
     close = difflib.get_close_matches(name, known, n=3)
     if close:
         return "did you mean " + " or ".join(repr(c) for c in close) + "?"

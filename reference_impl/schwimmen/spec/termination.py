@@ -39,19 +39,15 @@ table can never go stale.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import yaml
 
 from schwimmen.resources import spec_dir
 from schwimmen.spec.errors import SpecErrors
@@ -475,6 +471,8 @@ def sweep(
 ) -> dict[str, Any]:
     """Run the search over every single and pair on every base; the file's data. The
     result does not depend on ``jobs``: every base is searched on its own."""
+    from concurrent.futures import ProcessPoolExecutor  # only the sweep runs processes
+
     from schwimmen.engine import reachability as search
 
     start = time.perf_counter()
@@ -533,10 +531,14 @@ HEADER = (
 
 
 def render(data: Mapping[str, Any]) -> str:
+    import yaml  # the writer: the loader only reads the table, with the YAML reader
+
     return HEADER + yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, width=100)
 
 
 def main(argv: list[str] | None = None) -> int:
+    import argparse
+
     from schwimmen.spec.loader import load_catalog
 
     parser = argparse.ArgumentParser(prog="python -m schwimmen.spec.termination")

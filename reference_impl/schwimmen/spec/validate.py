@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from schwimmen.resources import schema_dir, spec_dir
-from schwimmen.spec.cache import cached_catalog
+from schwimmen.spec.cache import cached_catalog, checked_finder
 from schwimmen.spec.errors import Notice, SpecError, SpecErrors, SpecWarning
 from schwimmen.spec.loader import SEPARATOR, Catalog, catalog_files
 from schwimmen.spec.sources import load_bibliography
@@ -187,7 +187,8 @@ def validate_paths(paths: Iterable[Path], catalog: Catalog | None = None) -> Rep
         finder = _beside(root)
         if finder is not None and _key(finder) not in {_key(f) for f in alone}:
             report.files += 1
-            report.errors.extend(_finder_errors(finder, str(FINDER)))
+            found = checked_finder(finder, str(FINDER), lambda: _finder_errors(finder, str(FINDER)))
+            report.errors.extend(found)
     for file in alone:
         report.errors.extend(_check_alone(file, catalog, root, report.warnings))
     report.errors = sorted(set(report.errors))
