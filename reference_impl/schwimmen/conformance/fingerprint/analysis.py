@@ -351,6 +351,13 @@ def _doubt(
             f"{head}: {len(best.idle)} of {passes} passes under {best.base} are of cases an "
             "engine doing nothing passes too"
         )
+    w = best.weighed_answers
+    if best.weighed_fully and len(w.agree) < len(w.disagree) + len(w.errored):
+        return (
+            f"{head}: with its changes, {best.base} agrees with only {len(w.agree)} of the "
+            f"engine's answers and not with {len(w.disagree) + len(w.errored)}, weighing every "
+            "answer; it plays no ruleset of the catalog closely"
+        )
     if best.agreement < len(best.unexplained):
         return (
             f"{head}: the closest, {best.base}, agrees on only {best.agreement} of {judged} "

@@ -986,9 +986,11 @@ class Search:
         still point at: for each answer that disagrees once every answer is weighed,
         each other case of its fixture the answer matches names the values that would
         make it apply (as :meth:`hints` does for the base's own fixtures); the best of
-        these, weighed, is added if it weighs better, and claimed as any other change
-        (Tri Palki's three aces that punish all but special hands, at the deal and in
-        play, showed in play only by a fixture of another base)."""
+        these, weighed, is added if it weighs better and no answer contradicts it (it is
+        found on weaker grounds than the search's own changes: stammtisch's knock on 20
+        points read as ``requires = maximum`` on online), then claimed as any other
+        change (Tri Palki's three aces that punish all but special hands, at the deal
+        and in play, showed in play only by a fixture of another base)."""
         undecided: list[Undecided] = []
         for _ in range(POLISH_STEPS):
             weighed = self.weigh(final.ruleset)
@@ -1028,6 +1030,14 @@ class Search:
             if best is None:
                 break
             added = tuple(d for d in best[1].delta if d not in final.delta)
+            lost = self.lost(best[1], final)
+            if lost:  # found on weaker grounds: no answer may contradict it
+                why = (
+                    f"{len(lost)} answer(s) agree without it and not with it "
+                    f"({', '.join(sorted(lost)[:3])}): the engine plays something else"
+                )
+                undecided.append(Undecided(self.changes(added), why))
+                break
             kept = [(tuple(d for d in g if d in best[1].delta), e) for g, e in groups]
             groups, more, final = self._claims([(g, e) for g, e in kept if g] + [(added, [])])
             undecided.extend(more)
