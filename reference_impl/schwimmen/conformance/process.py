@@ -46,6 +46,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from schwimmen.conformance.fields import PROTOCOL_VERSION, VERSIONS, unknown_fields
+from schwimmen.protocol.nesting import nests_at_most
 from schwimmen.spec.validation import load_schema
 
 MAX_LINE = 4 * 1024 * 1024
@@ -136,26 +137,6 @@ def _strict_int(text: str) -> int:
     return int(text)
 
 
-def _depth_at_most(value: Any, limit: int) -> bool:
-    """Whether arrays and objects nest at most ``limit`` deep in ``value`` (what
-    ``json.loads`` made: exactly dicts and lists). One level at a time: every answer is
-    walked, so the walk keeps to the containers."""
-    level = [value] if type(value) is dict or type(value) is list else []
-    depth = 1
-    while level:
-        if depth > limit:
-            return False
-        deeper = []
-        for item in level:
-            for child in item.values() if type(item) is dict else item:
-                kind = type(child)
-                if kind is dict or kind is list:
-                    deeper.append(child)
-        level = deeper
-        depth += 1
-    return True
-
-
 def parse_line(raw: bytes) -> Any:
     """One line of the implementation as strict JSON (RFC 8259), bounded in depth and
     number size, so that nothing it sends can crash the harness or poison a report."""
@@ -178,7 +159,7 @@ def parse_line(raw: bytes) -> Any:
         shown = text.strip()
         shown = shown if len(shown) <= 120 else shown[:117] + "..."
         raise BadLine(f"not JSON (garbage): {shown!r} ({exc})") from None
-    if not _depth_at_most(value, MAX_DEPTH):
+    if not nests_at_most(value, MAX_DEPTH):
         raise BadLine(f"nested deeper than {MAX_DEPTH} levels")
     if _SURROGATE_ESCAPE.search(raw) and _has_lone_surrogate(value):
         raise BadLine("a string holds a lone UTF-16 surrogate (\\uD800-\\uDFFF): not text")

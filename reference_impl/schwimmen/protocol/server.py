@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import IO, Any
 
 from schwimmen import __version__
+from schwimmen.protocol.nesting import nests_at_most
 
 PROTOCOL_VERSION = 2
 """The newest version the server speaks; it answers a start with the version asked for
@@ -145,22 +146,8 @@ def _int(digits: str) -> int:
 
 
 def _too_deep(value: Any) -> bool:
-    """True when arrays and objects nest deeper than :data:`MAX_DEPTH` (``value`` is what
-    ``json.loads`` made: exactly dicts and lists). One level at a time, every request."""
-    level = [value]
-    depth = 1
-    while level:
-        deeper = []
-        for item in level:
-            for child in item.values() if type(item) is dict else item:
-                kind = type(child)
-                if kind is dict or kind is list:
-                    deeper.append(child)
-        if deeper and depth >= MAX_DEPTH:
-            return True
-        level = deeper
-        depth += 1
-    return False
+    """True when arrays and objects nest deeper than :data:`MAX_DEPTH`."""
+    return not nests_at_most(value, MAX_DEPTH)
 
 
 def parse(line: str) -> Any:
