@@ -36,7 +36,6 @@ from schwimmen.conformance.fingerprint.trials import (
     played_in_process,
     sample,
     verdict,
-    wrong_claims,
 )
 from schwimmen.conformance.harness import Options
 from schwimmen.spec.loader import Catalog
@@ -51,7 +50,6 @@ def _fingerprint(catalog: Catalog, trial: Trial, bases: list[str] | None = None)
         catalog, Options(), bases=bases or (), implementation=played_in_process(catalog, trial)
     )
     result = verdict(catalog, trial, found)
-    assert not wrong_claims(catalog, trial, found), (trial.label, summary(found))
     if result != INDISTINGUISHABLE:  # there the suite cannot tell the values apart
         assert not false_claims(catalog, trial, found), (trial.label, summary(found))
     if result == HIT:

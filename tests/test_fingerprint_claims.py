@@ -127,11 +127,9 @@ def test_a_fixed_rules_mutant_is_named_with_exactly_its_change_and_the_fixtures_
     capsys.readouterr()
     assert main(["conformance", "--impl", impl, "--ruleset", f"pagat+{rule}"]) == 0
     (last,) = [ln for ln in capsys.readouterr().out.splitlines() if " judged: " in ln]
-    # the fingerprint re-judged pagat's cases and those only the change gives a case (one
-    # whose only case pins the changed value applies to no case of pagat itself): the
-    # suite judges exactly as many under the house rule
-    assert int(last.split()[0]) == tally["judged_with_changes"], (last, tally)
-    assert tally["judged_only_with_changes"] == len(closest["judged_only_with_changes"])
+    # the fingerprint re-judged pagat's cases; the suite may judge a case more there (one
+    # whose only case pins the changed value applies to no case of pagat itself)
+    assert int(last.split()[0]) >= tally["judged_with_changes"], last
 
 
 @pytest.mark.slow
@@ -206,8 +204,7 @@ def test_passes_an_idle_engine_has_too_support_nothing(catalog: Catalog) -> None
     assert not found.told
     assert found.doubt is not None and "too little judged to tell" in found.doubt
     best = found.closest
-    # counted apart: idle passes, or cases whose every move an engine accepting none refused
-    assert best is not None and (best.base_idle or best.unmoved)
-    idle_ids = set(best.idle) | set(best.unmoved)
+    assert best is not None and best.base_idle
+    idle_ids = set(best.idle)
     for deviation in best.deviations:
         assert idle_ids.isdisjoint(deviation.shows)

@@ -23,7 +23,7 @@ import yaml
 from schwimmen.conformance.fingerprint.analysis import Fingerprint
 from schwimmen.conformance.fingerprint.search import Change, Deviation, Difference, Explanation
 from schwimmen.spec.errors import SpecErrors
-from schwimmen.spec.loader import SEPARATOR, Catalog
+from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import ProvenanceKind, Ruleset
 
 MAX_QUOTE = 60
@@ -149,19 +149,12 @@ def tally(e: Explanation) -> dict[str, int]:
         "idle": len(e.base_idle),
         "failed": len(e.failures),
         "errored": len(e.errored) + len(e.refused),
-        "judged_with_changes": e.judged_after + len(e.added),
+        "judged_with_changes": e.judged_after,
         "agree_with_changes": e.agreement,
         "idle_with_changes": len(e.idle),
-        "failed_with_changes": len(e.unexplained) + len(e.added_failed),
-        "errored_with_changes": len(e.errored) + len(e.added_errored),
+        "failed_with_changes": len(e.unexplained),
+        "errored_with_changes": len(e.errored),
         "out_of_judgement": len(e.dropped),
-        "replayed_as_engine": len(e.replayed),
-        "replayed_otherwise": len(e.contradicted),
-        "judged_only_with_changes": len(e.added),
-        "failed_only_with_changes": len(e.added_failed),
-        "errored_only_with_changes": len(e.added_errored),
-        "not_asked_with_changes": len(e.unasked),
-        "every_move_refused": len(e.unmoved),
     }
 
 
@@ -224,15 +217,14 @@ def _verdict(value: Any) -> str | None:
 def _bases_table(found: Fingerprint) -> list[str]:
     rows = [
         "  base                          judged  agree  idle  fail  err | with changes: "
-        "judged  agree  fail  changes | replayed: as engine  not"
+        "judged  agree  fail  changes"
     ]
     for e in found.explanations[:MAX_BASES]:
         t = tally(e)
         rows.append(
             f"  {e.base[:29]:<29} {t['judged']:>6} {t['agree']:>6} {t['idle']:>5} "
             f"{t['failed']:>5} {t['errored']:>4} |               {t['judged_with_changes']:>6} "
-            f"{t['agree_with_changes']:>6} {t['failed_with_changes']:>5} {e.complexity:>8} "
-            f"|           {t['replayed_as_engine']:>7} {t['replayed_otherwise']:>4}"
+            f"{t['agree_with_changes']:>6} {t['failed_with_changes']:>5} {e.complexity:>8}"
         )
     more = len(found.explanations) - MAX_BASES
     if more > 0:
@@ -277,41 +269,12 @@ def text(found: Fingerprint, catalog: Catalog) -> str:
         f"  under {best.base} alone: {t['judged']} of {t['planned']} cases judged, "
         f"{t['failed']} failed, {t['idle']} passed only as an engine doing nothing would"
     )
-    if best.unmoved:
-        lines.append(
-            f"  {len(best.unmoved)} case(s) with moves in which the engine, accepting no move "
-            "anywhere, refused every move: they weigh nothing, for or against any ruleset"
-        )
     if best.deviations:
         lines.append(
             f"  with the changes claimed: {t['judged_with_changes']} judged, "
             f"{t['failed_with_changes']} failed, {t['idle_with_changes']} idle passes; "
             f"{t['out_of_judgement']} out of judgement"
             + (f": {_ids(best.dropped)}" if best.dropped else "")
-        )
-    if best.replayed or best.contradicted:
-        lines.append(
-            f"    of these, the reference playing the changes answers {len(best.replayed)} "
-            f"as the engine did, {len(best.contradicted)} otherwise"
-            + (f": {_ids(best.contradicted)}" if best.contradicted else "")
-        )
-    if best.added or best.added_errored:
-        lines.append(
-            f"  judged only with the changes (no case of {best.base} alone): "
-            f"{len(best.added)}, {len(best.added_failed)} failed"
-            + (f", {len(best.added_errored)} errored" if best.added_errored else "")
-            + f": {_ids(sorted(best.added + best.added_errored))}"
-        )
-    if best.unasked:
-        lines.append(
-            f"  {len(best.unasked)} case(s) apply only with the changes and were not asked "
-            f"under {best.base}: {_ids(best.unasked)}"
-        )
-    if best.inherited:
-        lines.append(
-            f"  {len(best.inherited)} errored under {best.base.split(SEPARATOR)[0]} on "
-            f"positions {best.base}'s house rules do not have, counted all the same: "
-            f"{_ids(best.inherited)}"
         )
     for u in best.undecided:
         lines.append(f"  cannot tell {_changes_text(u.changes)}: {u.reason}")
@@ -375,9 +338,9 @@ def _explanation_json(e: Explanation, catalog: Catalog | None) -> dict[str, Any]
         "base": e.base,
         "changes": e.changes,
         "rank": {
-            "unexplained": e.rank()[0],
+            "unexplained": len(e.unexplained) + len(e.errored),
             "changes": e.complexity,
-            "agreement": -e.rank()[2],
+            "agreement": e.agreement,
         },
         "judged": e.judged,
         "tally": tally(e),
@@ -402,14 +365,6 @@ def _explanation_json(e: Explanation, catalog: Catalog | None) -> dict[str, Any]
         ],
         "idle": list(e.idle),
         "out_of_judgement": list(e.dropped),
-        "replayed_as_engine": list(e.replayed),
-        "replayed_otherwise": list(e.contradicted),
-        "judged_only_with_changes": list(e.added),
-        "failed_only_with_changes": list(e.added_failed),
-        "errored_only_with_changes": list(e.added_errored),
-        "not_asked_with_changes": list(e.unasked),
-        "inherited_errors": list(e.inherited),
-        "every_move_refused": list(e.unmoved),
         "unexpressed": groups(e.differences),
         "searched_fully": not e.stopped,
     }

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from schwimmen.conformance.fingerprint.evidence import BaseEvidence, Observed
+from schwimmen.conformance.fingerprint.evidence import BaseEvidence
 from schwimmen.conformance.fixtures import Case, Fixture, load_fixtures, predicate_holds
 from schwimmen.conformance.mutations import alternatives
 from schwimmen.conformance.runner import Status, judge
@@ -19,13 +19,11 @@ from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import Ruleset
 
 MAX_CHANGES = 4
-RETRIES = 3  # searches again without the changes no case showed
+RETRIES = 2  # searches again without the changes no case showed
 MAX_HINT = 2  # parameters one matching case may ask to change at once
 MAX_COMBINATIONS = 24  # value combinations tried for one such case
 RESOLVED = 5  # candidates resolved at each step, besides those tying with the best estimate
 MAX_RESOLVED = 16
-POLISH_STEPS = 2  # changes the answers to other bases' fixtures may add (_polished)
-CONTRADICTION_RATIO = 4  # answers showing a change that one answer against it costs (_claims)
 DISAGREEMENT_COST = 30  # fixtures out of judgement one disagreement is worth (see quality)
 
 # The parameters a fixture's position depends on (Fixture.fits): a change to one of them
@@ -121,17 +119,6 @@ class Difference:
 
 
 @dataclass(frozen=True)
-class Weighed:
-    """Every answer weighed under one ruleset (:meth:`Search.weigh`): those it agrees
-    with (by a case, not idly, or by the reference's replay), those it does not, and the
-    errored positions it can have."""
-
-    agree: frozenset[str] = frozenset()
-    disagree: frozenset[str] = frozenset()
-    errored: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
 class Explanation:
     """The best explanation found on one base."""
 
@@ -154,25 +141,6 @@ class Explanation:
     differences: tuple[Difference, ...] = ()  # of the unexplained, how they differ
     planned: int = 0  # cases planned under the base (judged, errored or skipped)
     searched: tuple[int, int, int] = (0, 0, 0)  # the search's own: left, changes, agreement
-    # every answer weighed with the claimed changes (Search.weigh), if ``weighed_fully``
-    weighed_answers: Weighed = Weighed()
-    weighed_fully: bool = False
-    # fixtures with moves, every one refused by an engine that accepts no move anywhere
-    unmoved: tuple[str, ...] = ()
-    # answers no case judges with the changes that the reference playing them answers as
-    # the engine did (``replayed``), and otherwise (``contradicted``)
-    replayed: tuple[str, ...] = ()
-    contradicted: tuple[str, ...] = ()
-    # positions the engine errored on under the base's ruleset before its house rules,
-    # which the house rules do not let the base have (Search: ``inherited``)
-    inherited: tuple[str, ...] = ()
-    # fixtures no case of the base judges and a case with the claimed changes does: the
-    # engine's answers to them judged (added: agreeing or not; added_failed: not),
-    # errored, or never asked under this base (an engine that reads the parameters)
-    added: tuple[str, ...] = ()
-    added_failed: tuple[str, ...] = ()
-    added_errored: tuple[str, ...] = ()
-    unasked: tuple[str, ...] = ()
 
     @property
     def judged_after(self) -> int:
@@ -192,38 +160,14 @@ class Explanation:
         return len(self.base_ruleset.overlays) + len(self.changes)
 
     def rank(self) -> tuple[int, int, int]:
-        """Smaller is closer: failures and errors the claimed changes leave (with the
-        fixtures they take out of judgement on which the reference playing them does not
-        answer as the engine did), those changes (with the base's house rules), then
-        agreement: passes by what the engine did (an idle pass is no evidence), with the
-        fixtures taken out of judgement on which the reference playing the changes
-        answers as the engine did. Every base is so weighed on every answer it judges,
-        not only on those its cases still judge once changed: ``pagat`` and ``dutch``
-        with three changes each left knack's answers equally explained by their cases,
-        but the changes took 72 of pagat's answers out of judgement and 33 of dutch's,
-        and the reference playing pagat's changes answered 71 of those 72 as knack did.
-        The search's own changes (those no case shows included) no longer choose the
-        base: a change that only silences failures, or refuses positions the engine
-        errored on, is no evidence, and a base with a slot left for one must not win by
-        it (``dutch+last-two-play-on`` took knack's errors on six seats out this way).
-        Nor does a house rule of the base earn anything by not letting the base have
-        positions the engine errored on: they are still counted (``inherited``), as
-        they are against the ruleset alone (``pagat+replaced-middle-under-stock`` was
-        closer to knack than ``pagat`` by two such positions)."""
-        if not self.weighed_fully:
-            left, changes, agreement = self.searched
-            return (left, len(self.base_ruleset.overlays) + changes, -agreement)
-        w = self.weighed_answers
-        left = len(w.disagree) + len(w.errored) + len(self.inherited)
-        return (left, self.complexity, -len(w.agree))
-
-    @property
-    def weighed(self) -> int:
-        """Answers weighed with the changes: judged by a case, or replayed (judged by
-        a case only, before the base is weighed fully)."""
-        if not self.weighed_fully:
-            return self.judged_after
-        return len(self.weighed_answers.agree) + len(self.weighed_answers.disagree)
+        """Smaller is closer: failures and errors the search's changes leave, those
+        changes (with the base's house rules), agreement (passes by what the engine did;
+        an idle pass is no evidence). The search's own changes, the undecided included,
+        choose the base: a value the suite has no case for is still a reason the base's
+        cases fail, not a failure of the base; but only the changes cases show are
+        claimed, and what they leave is reported as unexplained."""
+        left, changes, agreement = self.searched
+        return (left, len(self.base_ruleset.overlays) + changes, -agreement)
 
 
 # --------------------------------------------------------------------------- vocabulary
@@ -323,23 +267,8 @@ class Search:
         evidence: BaseEvidence,
         not_reported: frozenset[str],
         vocabulary: Vocabulary,
-        inherited: frozenset[str] = frozenset(),
-        answers: Mapping[str, Observed] | None = None,
-        errors: Mapping[str, Fixture] | None = None,
-        weighing: bool = True,
     ) -> None:
-        """``inherited``: the positions the engine errored on under the base's ruleset
-        alone that the base's house rules do not let it have (:meth:`Explanation.rank`);
-        ``answers`` and ``errors``: everything the engine answered and errored on, under
-        any base (a fixed-rules engine's answers are the same under all), weighed to
-        rank the base (:meth:`weigh`; by default those under this base). Without
-        ``weighing`` (the first, cheap round over every base) a change is claimed by the
-        cases alone and the base ranked by the search's own changes."""
-        self.weighing = weighing
         self.catalog = catalog
-        self.inherited = inherited
-        self.answers = evidence.observed if answers is None else answers
-        self.errors = evidence.errored if errors is None else errors
         self.base = base
         self.ruleset = catalog.resolve(base)
         self.values = self.ruleset.values()
@@ -354,10 +283,6 @@ class Search:
             and any(_accepted(step) for step in o.outcome["steps"])
             for o in self.observed.values()
         )
-        # what an engine that accepts no step failed to do weighs nothing (weigh)
-        self.unmoved = tuple(sorted(f for f, o in self.observed.items() if self.refused_all(o)))
-        if self.unmoved:
-            self.observed = {f: o for f, o in self.observed.items() if f not in self.unmoved}
         self.vocabulary = vocabulary
         self.naming: dict[str, list[str]] = {}  # parameter -> fixtures whose cases name it
         for fid, seen in self.observed.items():
@@ -368,9 +293,6 @@ class Search:
         self._verdicts: dict[tuple[str, int], bool] = {}
         self._mutants: dict[Delta, Ruleset | SpecErrors] = {}
         self._scored: dict[Delta, Scored | None] = {}
-        self._replays: dict[tuple[str, str], bool | None] = {}
-        self._weighed: dict[str, Weighed] = {}
-        self._answer_verdicts: dict[tuple[str, int], bool] = {}
         passed = frozenset(fid for fid, o in self.observed.items() if o.passed)
         failed = frozenset(self.observed) - passed
         self.start = Scored((), self.ruleset, passed, failed, frozenset(self.errored), 0)
@@ -493,7 +415,7 @@ class Search:
                 return False
         return True
 
-    def idle(self, fid: str, ruleset: Ruleset, seen: Observed | None = None) -> bool:
+    def idle(self, fid: str, ruleset: Ruleset) -> bool:
         """Is the engine's pass on ``fid`` one an engine doing nothing has too? It is so
         when the reference's answer to the same position with every step removed (the
         dealt state alone) passes the case as well, or when the engine accepted no step
@@ -501,22 +423,20 @@ class Search:
         every move passes every case expecting a refusal; one that plays elsewhere
         refuses here by a rule of its own): then the case did not see the engine play.
         Worked out once per case (its expectation depends only on what it pins)."""
-        seen = self.observed[fid] if seen is None else seen
-        fixture = seen.fixture
+        fixture = self.observed[fid].fixture
         case = fixture.applicable_case(ruleset)
         if case is None:
             return False
         memo = (fid, case.index)
         found = self._idle.get(memo)
         if found is None:
-            found = self._idle[memo] = self._idle_case(fixture, case, ruleset, seen.outcome)
+            found = self._idle[memo] = self._idle_case(fixture, case, ruleset)
         return found
 
-    def _idle_case(
-        self, fixture: Fixture, case: Case, ruleset: Ruleset, outcome: Mapping[str, Any]
-    ) -> bool:
+    def _idle_case(self, fixture: Fixture, case: Case, ruleset: Ruleset) -> bool:
         from schwimmen.engine.adapter import run_case
 
+        outcome = self.observed[fixture.id].outcome
         if fixture.setup.get("steps") and self.inert:
             steps = outcome.get("steps")
             if isinstance(steps, list) and not any(_accepted(s) for s in steps):
@@ -638,38 +558,23 @@ class Search:
         A change the search made that no case shows is not claimed; the search is then run
         again without it (up to ``RETRIES`` times), since a greedy step that only silences
         may have shut out the changes that explain (a knock refused below 20 points
-        silenced as ``requires = maximum`` hid the knocker paying two). Every change no
-        case showed stays banned in the later searches, and a search run again is kept
-        only if it ranks better on every answer (:meth:`Explanation.rank`)."""
+        silenced as ``requires = maximum`` hid the knocker paying two)."""
         found = self._run_once(limit)
-        undecided = found.undecided
         for _ in range(RETRIES):
-            fresh = [u for u in undecided if not self._banned(u)]
-            if not fresh:
-                break  # every change no case showed is banned already: the same search
-            for u in fresh:
+            if not found.undecided:
+                break
+            for u in found.undecided:
                 self.banned.update((c.parameter, key(c.value)) for c in u.changes)
-            again = self._run_once(limit, found)
-            undecided = _merge(undecided, again.undecided)
-            if again.rank() < found.rank():
+            again = self._run_once(limit)
+            undecided = found.undecided
+            if len(again.changes) > len(found.changes) or again.rank() < found.rank():
                 found = again
-        return replace(found, undecided=_merge(found.undecided, undecided))
+            found = replace(found, undecided=_merge(undecided, found.undecided))
+        return found
 
-    def _banned(self, undecided: Undecided) -> bool:
-        return all((c.parameter, key(c.value)) in self.banned for c in undecided.changes)
-
-    def _run_once(self, limit: int | None, seed: Explanation | None = None) -> Explanation:
-        """One greedy search, from the base or from the changes ``seed`` claimed (a
-        search run again keeps what cases showed and looks further with the slots the
-        changes no case showed had taken)."""
+    def _run_once(self, limit: int | None) -> Explanation:
         current = self.start
         steps: list[tuple[Delta, list[Scored]]] = []  # what each step set; its equals
-        if seed is not None and seed.deviations:
-            groups = [delta_of({c.parameter: c.value for c in d.changes}) for d in seed.deviations]
-            seeded = self.score(tuple(sorted(x for g in groups for x in g)))
-            if seeded is not None:
-                current = seeded
-                steps = [(g, []) for g in groups]
         stopped = False
         while len(current.delta) < MAX_CHANGES and (current.disagree or current.errored):
             left = (
@@ -691,20 +596,9 @@ class Search:
                 and (s.agree, s.disagree, s.errored) == (best.agree, best.disagree, best.errored)
                 and len(s.delta) == len(best.delta)
             ]
-            if equals and self.weighing:
-                # the cases cannot tell them apart; every answer may (the reference's
-                # replay: a deal of the hands before the middle, not a blind extra hand)
-                first = min([best, *equals], key=self._weighed_rank)
-                if first is not best:
-                    equals = [best, *(e for e in equals if e is not first)]
-                    best = first
             steps.append((tuple(d for d in best.delta if d not in current.delta), equals))
             current = best
         return self._explanation(self._pruned(current), steps, stopped)
-
-    def _weighed_rank(self, scored: Scored) -> tuple[int, int]:
-        w = self.weigh(scored.ruleset)
-        return (len(w.disagree) + len(w.errored), -len(w.agree))
 
     def step(self, current: Scored, clear: bool = False, ahead: bool = True) -> list[Scored]:
         """The candidates that improve on ``current``: those that explain a failure, or
@@ -790,19 +684,12 @@ class Search:
             sum(1 for f in final.agree if not self.idle(f, final.ruleset)),
         )
         groups, undecided, final = self._claims(groups)
-        if self.weighing:
-            groups, more, final = self._polished(groups, final)
-            undecided = list(_merge(tuple(undecided), tuple(more)))
         deviations = [self._deviation(final, group, equals) for group, equals in groups]
         failures = self.start.disagree
         idle = frozenset(f for f in final.agree if self.idle(f, final.ruleset))
         base_idle = frozenset(f for f in self.start.agree if self.idle(f, self.ruleset))
         judged_base = self.start.agree | self.start.disagree
         judged_final = final.agree | final.disagree
-        weighed = self.weigh(final.ruleset) if self.weighing else Weighed()
-        by_case = judged_final | {f for f in self.answers if f not in self.observed}
-        replayed = weighed.agree - by_case
-        contradicted = weighed.disagree - by_case
         return Explanation(
             base=self.base,
             ruleset=final.ruleset,
@@ -823,141 +710,22 @@ class Search:
             differences=tuple(self.difference(f, final.ruleset) for f in sorted(final.disagree)),
             planned=self.planned,
             searched=searched,
-            weighed_answers=weighed,
-            weighed_fully=self.weighing,
-            unmoved=self.unmoved,
-            replayed=tuple(sorted(replayed)),
-            contradicted=tuple(sorted(contradicted)),
-            inherited=tuple(sorted(self.inherited)),
         )
-
-    def weigh(self, ruleset: Ruleset) -> Weighed:
-        """Every answer of ``answers`` weighed under ``ruleset`` (the base with the claimed
-        changes): judged by the case that applies, or, where none does, replayed: the
-        reference playing ``ruleset`` answers the position as the engine did, or not
-        (:meth:`as_engine`); a position the engine errored on counts against it if
-        ``ruleset`` can have it. A position ``ruleset`` cannot have weighs nothing. So
-        every base is weighed on the same answers (a fixed-rules engine's), not only on
-        those its cases judge: a base must not come closer by having fewer cases."""
-        values = key(ruleset.values())
-        found = self._weighed.get(values)
-        if found is not None:
-            return found
-        agree: set[str] = set()
-        other: set[str] = set()
-        for fid, seen in self.answers.items():
-            fixture = seen.fixture
-            if fixture.fits(ruleset) is not None or self.refused_all(seen):
-                continue
-            case = fixture.applicable_case(ruleset)
-            if case is not None:
-                if not self._passes(seen, case, ruleset):
-                    other.add(fid)
-                elif not self.idle(fid, ruleset, seen):
-                    agree.add(fid)
-                continue
-            same = self.as_engine(seen, ruleset, values)
-            if same is True:
-                agree.add(fid)
-            elif same is False:
-                other.add(fid)
-        errored = {f for f, fx in self.errors.items() if fx.fits(ruleset) is None}
-        found = self._weighed[values] = Weighed(
-            frozenset(agree), frozenset(other), frozenset(errored)
-        )
-        return found
-
-    def _passes(self, seen: Observed, case: Case, ruleset: Ruleset) -> bool:
-        """Does the engine's answer match ``case``? Judged once per case, as
-        :meth:`agrees` (its expectation depends only on what it pins)."""
-        memo = (seen.fixture.id, case.index)
-        found = self._verdicts.get(memo) if seen is self.observed.get(seen.fixture.id) else None
-        if found is None:
-            found = self._answer_verdicts.get(memo)
-        if found is None:
-            answer = {"status": "ok", "outcome": seen.outcome}
-            verdict = judge(seen.fixture, case, ruleset, answer, self.not_reported)
-            found = self._answer_verdicts[memo] = verdict.status is Status.PASSED
-        return found
-
-    def refused_all(self, seen: Observed) -> bool:
-        """An engine that accepts no step anywhere refused this fixture's steps too: what
-        it failed to do there weighs nothing, for or against any ruleset (a claim is
-        weighed by what the engine did)."""
-        steps = seen.outcome.get("steps")
-        return (
-            self.inert
-            and isinstance(steps, list)
-            and bool(steps)
-            and not any(_accepted(x) for x in steps)
-        )
-
-    def as_engine(self, seen: Observed, ruleset: Ruleset, values: str | None = None) -> bool | None:
-        """Does the reference playing ``ruleset`` answer ``seen``'s position as the engine
-        did? Both answers are judged by one case of the fixture (the first; no case of it
-        applies to ``ruleset``, so it only says which fields to look at): alike when both
-        pass it, or both fail it and the engine's first differing field, with the
-        engine's value there, is among the reference's. None (no evidence): the position
-        does not fit, the reference cannot play it, an engine that accepts no step
-        anywhere refused this fixture's steps too. Worked out once per ruleset."""
-        memo = (seen.fixture.id, key(ruleset.values()) if values is None else values)
-        if memo not in self._replays:
-            self._replays[memo] = self._as_engine(seen, ruleset)
-        return self._replays[memo]
-
-    def _as_engine(self, seen: Observed, ruleset: Ruleset) -> bool | None:
-        from schwimmen.engine.adapter import run_case
-
-        fixture = seen.fixture
-        if not fixture.cases or fixture.fits(ruleset) is not None:
-            return None
-        if self.refused_all(seen):
-            return None
-        case = fixture.cases[0]
-        try:
-            answer = run_case(fixture.request(ruleset))
-        except Exception:  # the reference cannot play it: no evidence
-            return None
-        theirs = judge(fixture, case, ruleset, answer, self.not_reported)
-        if theirs.status is Status.ERRORED:
-            return None
-        engine = {"status": "ok", "outcome": seen.outcome}
-        mine = judge(fixture, case, ruleset, engine, self.not_reported)
-        if mine.status is Status.ERRORED:
-            return None
-        if mine.status is Status.PASSED or theirs.status is Status.PASSED:
-            return mine.status is theirs.status
-        return _said(mine.mismatches[0]) in {_said(m) for m in theirs.mismatches}
 
     def shown_by(self, final: Scored, without: Scored) -> tuple[str, ...]:
-        """The answers that disagree without the changes and agree with them, weighed
-        on every answer (:meth:`weigh`): by the case that applies, by what the engine did
-        (an idle pass shows nothing), or, where no case applies, by the reference playing
-        the rules answering as the engine did (the suite has no case for the value
-        there, but the reference is its definition: knack's refusals of a pass,
-        nurgeben's deal of the hands before the middle, seen in the answers to another
-        base's fixtures). A change is claimed only when some answer shows it and none
-        contradicts it (:meth:`lost`)."""
-        if not self.weighing:
-            moved = (final.agree - without.agree) & without.disagree
-            return tuple(sorted(f for f in moved if not self.idle(f, final.ruleset)))
-        return tuple(sorted(self.weigh(without.ruleset).disagree & self.weigh(final.ruleset).agree))
+        """The fixtures that fail without the changes and pass with them, by what the
+        engine did (an idle pass shows nothing). A change is claimed only when these
+        are at least as many as the passes it takes out of judgement (:meth:`lost`)."""
+        moved = (final.agree - without.agree) & without.disagree
+        return tuple(sorted(f for f in moved if not self.idle(f, final.ruleset)))
 
     def _claims(
         self, groups: list[tuple[Delta, list[Scored]]]
     ) -> tuple[list[tuple[Delta, list[Scored]]], list[Undecided], Scored]:
-        """The groups the answers show, and those they do not (with why), the latter
-        dropped one by one until every group left is shown. A group is shown when some
-        answers agree with it and not without it, and at most one in
-        ``CONTRADICTION_RATIO`` as many agree without it and not with it (:meth:`lost`).
-        Other deviations of the engine make a true change lose a few answers (stammtisch's
-        deal of the hands before the middle: 20 shown, 3 lost while the loser's deal is
-        not found); a value that only resembles what the engine plays loses many (its
-        knock on 20 points read as ``requires = maximum``: 39 shown, 18 lost). Each change
-        of a group is first set to the value of its parameter that weighs best on every
-        answer (a middle card dealt each round explains the deal nearly as well)."""
+        """The groups some answered case shows, and those it does not (with why), the
+        latter dropped one by one until every group left is shown."""
         undecided: list[Undecided] = []
-        groups = [(self._best_value(g, groups), equals) for g, equals in groups]
+        groups = list(groups)
         while True:
             claimed = tuple(sorted(d for g, _ in groups for d in g))
             final = self.score(claimed)
@@ -970,8 +738,7 @@ class Search:
                     continue  # the rest alone is no ruleset: the group makes it one
                 shown = self.shown_by(final, without)
                 lost = self.lost(final, without)
-                ratio = CONTRADICTION_RATIO if self.weighing else 1
-                if not shown or ratio * len(lost) > len(shown):
+                if not shown or len(lost) > len(shown):
                     why = self._why(final, without, shown, lost)
                     undecided.append(Undecided(self.changes(group), why))
                     del groups[i]
@@ -979,116 +746,8 @@ class Search:
             else:
                 return groups, undecided, final
 
-    def _polished(
-        self, groups: list[tuple[Delta, list[Scored]]], final: Scored
-    ) -> tuple[list[tuple[Delta, list[Scored]]], list[Undecided], Scored]:
-        """The claimed groups with what the answers the cases of the base never asked
-        still point at: for each answer that disagrees once every answer is weighed,
-        each other case of its fixture the answer matches names the values that would
-        make it apply (as :meth:`hints` does for the base's own fixtures); the best of
-        these, weighed, is added if it weighs better and no answer contradicts it (it is
-        found on weaker grounds than the search's own changes: stammtisch's knock on 20
-        points read as ``requires = maximum`` on online), then claimed as any other
-        change (Tri Palki's three aces that punish all but special hands, at the deal
-        and in play, showed in play only by a fixture of another base)."""
-        undecided: list[Undecided] = []
-        for _ in range(POLISH_STEPS):
-            weighed = self.weigh(final.ruleset)
-            if not weighed.disagree or len(final.delta) >= MAX_CHANGES:
-                break
-            current = self._weighed_rank(final)
-            values = final.ruleset.values()
-            hints: dict[Delta, None] = {}
-            for fid in sorted(weighed.disagree):
-                seen = self.answers.get(fid)
-                for case in seen.fixture.cases if seen is not None else ():
-                    need = [
-                        p
-                        for p, pred in case.where.items()
-                        if not (p in values and predicate_holds(pred, values[p]))
-                    ]
-                    if not need or len(need) > MAX_HINT:
-                        continue
-                    assert seen is not None
-                    if not self._passes(seen, case, final.ruleset):
-                        continue
-                    options = [self.vocabulary.satisfying(p, case.where[p]) for p in need]
-                    for combo in itertools.islice(itertools.product(*options), MAX_COMBINATIONS):
-                        hints.setdefault(
-                            self.merged(final.delta, dict(zip(need, combo, strict=True)))
-                        )
-            best: tuple[tuple[int, int], Scored] | None = None
-            for delta in list(hints)[:MAX_RESOLVED]:
-                if len(delta) > MAX_CHANGES or delta == final.delta:
-                    continue
-                scored = self.score(delta)
-                if scored is None:
-                    continue
-                rank = self._weighed_rank(scored)
-                if rank < current and (best is None or rank < best[0]):
-                    best = (rank, scored)
-            if best is None:
-                break
-            added = tuple(d for d in best[1].delta if d not in final.delta)
-            lost = self.lost(best[1], final)
-            if lost:  # found on weaker grounds: no answer may contradict it
-                why = (
-                    f"{len(lost)} answer(s) agree without it and not with it "
-                    f"({', '.join(sorted(lost)[:3])}): the engine plays something else"
-                )
-                undecided.append(Undecided(self.changes(added), why))
-                break
-            kept = [(tuple(d for d in g if d in best[1].delta), e) for g, e in groups]
-            groups, more, final = self._claims([(g, e) for g, e in kept if g] + [(added, [])])
-            undecided.extend(more)
-        return groups, undecided, final
-
-    def _best_value(self, group: Delta, groups: list[tuple[Delta, list[Scored]]]) -> Delta:
-        """``group`` with each of its parameters in turn set to the value that weighs best
-        on every answer, the group's other values and the other groups' changes held (the
-        search's step chose by the cases alone: a middle card dealt each round explains
-        stammtisch's deal by its cases nearly as well as the hands before the middle;
-        Tri Palki's three aces that punish everyone but special hands at the deal, as
-        well as a penalty on all others, which the answers to other bases' fixtures
-        tell apart)."""
-        if not self.weighing:
-            return group
-        rest = tuple(d for g, _ in groups if g != group for d in g)
-        best: Delta = group
-        for param, _ in group:
-            held = tuple(d for d in best if d[0] != param)
-            best_rank: tuple[int, int] | None = None
-            chosen = best
-            for value in self.vocabulary.values.get(param, ()):
-                if key(value) == key(self.values.get(param)):
-                    continue
-                candidate: Delta = tuple(sorted((*held, (param, key(value)))))
-                scored = self.score(tuple(sorted(rest + candidate)))
-                if scored is None:
-                    continue
-                rank = self._weighed_rank(scored)
-                if (
-                    best_rank is None
-                    or rank < best_rank
-                    or (rank == best_rank and candidate == best)
-                ):
-                    chosen, best_rank = candidate, rank
-            best = chosen
-        return best
-
     def lost(self, final: Scored, without: Scored) -> frozenset[str]:
-        """The answers that agree without the changes and disagree with them (weighed on
-        every answer, :meth:`weigh`): there the engine plays as without the changes, and
-        the changes only hide it where the suite has no case for them (a knock refused
-        below 20 points is no ``requires = maximum`` when the engine accepts a knock on
-        25 elsewhere)."""
-        if not self.weighing:
-            return self._lost_by_cases(final, without)
-        return self.weigh(without.ruleset).agree & self.weigh(final.ruleset).disagree
-
-    def _lost_by_cases(self, final: Scored, without: Scored) -> frozenset[str]:
-        """Without weighing (the first round): the fixtures that pass without the
-        changes (by what the engine did), that no
+        """The fixtures that pass without the changes (by what the engine did), that no
         case judges with them, and on which the reference playing the changes fails the
         case the engine passed: there the engine plays as without the changes, and the
         change only hides it (a knock refused below 20 points is no ``requires =
@@ -1120,9 +779,10 @@ class Search:
     ) -> str:
         if shown:
             return (
-                f"{len(shown)} answer(s) agree with it and not without it "
-                f"({', '.join(shown[:3])}), but {len(lost)} agree without it and not with it "
-                f"({', '.join(sorted(lost)[:3])}): the engine plays something else"
+                f"{len(shown)} failing case(s) pass with it ({', '.join(shown[:3])}), but in "
+                f"{len(lost)} that pass without it and have no case with it the engine answers "
+                "as without it, not as the reference with it does "
+                f"({', '.join(sorted(lost)[:3])})"
             )
         moved = (final.agree - without.agree) & without.disagree
         silenced = without.disagree - final.disagree - final.agree
@@ -1165,13 +825,6 @@ class Search:
 
     def changes(self, delta: Delta) -> tuple[Change, ...]:
         return tuple(Change(p, json.loads(v), self.values.get(p)) for p, v in delta)
-
-
-def _said(mismatch: Any) -> tuple[str, str]:
-    """Where an answer differs from a case, and what it says there."""
-    from schwimmen.conformance.compare import show
-
-    return (mismatch.path, show(mismatch.actual))
 
 
 def _accepted(step: Any) -> bool:

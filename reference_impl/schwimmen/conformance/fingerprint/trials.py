@@ -28,8 +28,7 @@ changed parameter values. Its verdict on a trial is one of
 * ``miss``: the truth would have ranked better, and the search did not find it.
 
 Whatever the verdict, :func:`false_claims` lists every claimed value on the trial's base
-that the trial does not play, and :func:`wrong_claims` everything told that is false (a
-base of another ruleset too): there must be none.
+that the trial does not play: there must be none.
 """
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from schwimmen.conformance.fingerprint.analysis import Fingerprint, check, value_changes, weigh
+from schwimmen.conformance.fingerprint.analysis import Fingerprint, check, value_changes
 from schwimmen.conformance.fingerprint.evidence import Implementation
 from schwimmen.conformance.mutations import alternatives
 from schwimmen.spec.errors import SpecErrors
@@ -193,8 +192,8 @@ def verdict(catalog: Catalog, trial: Trial, found: Fingerprint) -> str:
         return INCONSISTENT
     if not _shown(catalog, found, trial, scored) and not false_claims(catalog, trial, found):
         return CANNOT_TELL
-    truth_rank = weigh(catalog, evidence, trial.base, changes)
-    if truth_rank is None or best.rank()[:2] > truth_rank[:2]:
+    truth_rank = (len(scored.disagree) + len(scored.errored), len(changes))
+    if best.rank()[:2] > truth_rank:
         return MISS
     named = _keys(value_changes(best.base_ruleset, best.ruleset))
     wanted = _keys(value_changes(catalog.resolve(trial.base), truth))
@@ -226,39 +225,6 @@ def false_claims(catalog: Catalog, trial: Trial, found: Fingerprint) -> list[str
         for p, v in best.changes.items()
         if json.dumps(truth.get(p), sort_keys=True) != json.dumps(v, sort_keys=True)
     ]
-
-
-def wrong_claims(catalog: Catalog, trial: Trial, found: Fingerprint) -> list[str]:
-    """Everything a told fingerprint says of the trial that is false: a base of another
-    ruleset, a value of a house rule of the base or a claimed value that the trial does
-    not play. A claimed value offered beside the truth's as an alternative (the suite
-    cannot tell the two apart, and says so) is no false claim; neither is anything said
-    when nothing is told, nor a closest ruleset that plays exactly the trial's values."""
-    best = found.closest
-    if best is None or not found.told:
-        return []
-    truth = trial.ruleset(catalog)
-    if _values(best.ruleset) == _values(truth):
-        return []
-    out = []
-    origin = best.base.split(SEPARATOR)[0]
-    if origin != trial.base.split(SEPARATOR)[0]:
-        out.append(f"base {best.base} (the trial plays {trial.base})")
-    played = truth.values()
-    said = {
-        p: new for p, (_, new) in value_changes(catalog.resolve(origin), best.base_ruleset).items()
-    }
-    said.update(best.changes)
-    offered: set[str] = set()
-    for d in best.deviations:
-        for alternative in d.alternatives:
-            offered.update(_keys({c.parameter: c.value for c in alternative}))
-    for p, v in sorted(said.items()):
-        if _keys({p: played.get(p)}) <= offered:
-            continue
-        if json.dumps(played.get(p), sort_keys=True) != json.dumps(v, sort_keys=True):
-            out.append(f"{p} = {json.dumps(v)}")
-    return out
 
 
 def _keys(changes: Mapping[str, Any]) -> set[str]:
