@@ -97,17 +97,21 @@ def children_cpu() -> float:
 
 def build_once(root: Path, site: Path, env: dict[str, str]) -> tuple[float, float]:
     cpu, wall = children_cpu(), time.perf_counter()
-    result = subprocess.run(
+    run_or_exit(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(site)],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
+        root,
+        env,
+        "mkdocs build",
     )
-    if result.returncode != 0:
-        sys.exit(f"mkdocs build failed:\n{result.stdout}{result.stderr}")
     return time.perf_counter() - wall, children_cpu() - cpu
+
+
+def run_or_exit(command: list[str], root: Path, env: dict[str, str], what: str) -> str:
+    """Run ``command`` in ``root``; its output, or the script ends saying ``what`` failed."""
+    result = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        sys.exit(f"{what} failed:\n{result.stdout}{result.stderr}")
+    return result.stdout
 
 
 def megabytes(path: Path) -> float:
@@ -153,7 +157,7 @@ def main() -> int:
             shutil.copytree(site, args.keep, dirs_exist_ok=True)
         if not args.skip_reload:
             edits = [["page edited", EDITED_PAGE], ["house rule edited", EDITED_HOUSE_RULE]]
-            result = subprocess.run(
+            out = run_or_exit(
                 [
                     sys.executable,
                     "-c",
@@ -162,15 +166,11 @@ def main() -> int:
                     str(base / "served"),
                     json.dumps(edits),
                 ],
-                cwd=root,
-                env=env,
-                capture_output=True,
-                text=True,
-                check=False,
+                root,
+                env,
+                "the reload run",
             )
-            if result.returncode != 0:
-                sys.exit(f"the reload run failed:\n{result.stdout}{result.stderr}")
-            times = json.loads(result.stdout.strip().splitlines()[-1])
+            times = json.loads(out.strip().splitlines()[-1])
             for name, (wall, cpu) in times.items():
                 target = (
                     ""
