@@ -36,9 +36,9 @@ from schwimmen.spec.model import (
 from schwimmen.spec.parameters import BY_PATH, PARAMETERS, applicable
 from schwimmen.spec.rules import build_rules
 from schwimmen.spec.sources import Bibliography, citation_problems, load_bibliography
-from schwimmen.spec.yamlread import Document, YamlError, read_file, read_text
+from schwimmen.spec.yamlread import Document, YamlError, read_file
 
-# jsonschema (schwimmen.spec.validation) and PyYAML's dumper are imported where a file is
+# jsonschema (schwimmen.spec.validation) is imported where a file is
 # checked, not here: a catalog from the cache (schwimmen.spec.cache) needs neither.
 
 SCHEMA = "ruleset.schema.json"
@@ -210,6 +210,9 @@ class Catalog:
         # A ruleset's settings with all it inherits, built once: every house rule on it
         # shares them (fewer objects to resolve, and to pickle in the cache).
         self._chains: dict[str, tuple[SpecFile, dict[str, _Placed]]] = {}
+        # Throw-away house rules (mutant): each built once, each changed value checked once.
+        self._mutants: dict[tuple[str, str, str], Ruleset | SpecErrors] = {}
+        self._checked_changes: dict[tuple[str, str], list[SpecError]] = {}
 
     @property
     def notices(self) -> list[Notice]:
@@ -241,6 +244,7 @@ class Catalog:
             else:
                 table[sf.id] = sf
                 self._cache.clear()
+                self._mutants.clear()
                 self._chains.clear()
         self.file_errors.extend(errors)
         return sf
@@ -276,17 +280,44 @@ class Catalog:
         lint are all such rulesets. Nothing is registered, so the catalog's names and its
         default run stay as they were. The values are checked as any house rule's are;
         a bad one raises :class:`SpecErrors`. The id reads ``pagat+{penalties.lowest=2}``.
+
+        The fingerprint and the mutation lint ask for thousands of these, so the overlay
+        is built as data (no YAML written and read back), each changed value is checked
+        against the schema once per catalog, and a mutant asked for again is the same
+        object (a Ruleset is immutable).
         """
-        import yaml
+        try:
+            plain = json.loads(json.dumps(dict(changes), allow_nan=False))
+        except (TypeError, ValueError) as exc:
+            raise SpecErrors(
+                [SpecError("<changes>", 1, 1, "$", f"not a value a spec file can hold: {exc}")]
+            ) from None
+        shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in changes.items())
+        memo = (name, json.dumps(plain), why)
+        found = self._mutants.get(memo)
+        if isinstance(found, SpecErrors):
+            raise found
+        if found is not None:
+            return found
+        try:
+            ruleset = self._mutant(name, plain, shown, why)
+        except SpecErrors as exc:
+            self._mutants[memo] = exc
+            raise
+        self._mutants[memo] = ruleset
+        return ruleset
 
-        from schwimmen.spec.validation import schema_errors
-
+    def _mutant(self, name: str, changes: dict[str, Any], shown: str, why: str) -> Ruleset:
         parts = [p.strip() for p in name.split(SEPARATOR)]
         base_file, overlay_files = self._lookup(parts)
         rules: dict[str, dict[str, Any]] = {}
+        errors: list[SpecError] = []
         for path, value in changes.items():
+            errors.extend(self._change_errors(path, value))
             group, _, param = path.partition(".")
             rules.setdefault(group, {})[param] = {"value": value, "default": {"why": why}}
+        if errors:
+            raise SpecErrors([_relabel(e, shown) for e in errors])
         data = {
             "id": "mutant",
             "kind": "house-rule",
@@ -294,11 +325,7 @@ class Catalog:
             "origin": base_file.id,
             "rules": rules,
         }
-        shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in changes.items())
-        doc = read_text("mutant.yaml", yaml.safe_dump(data, sort_keys=False))
-        errors = schema_errors(doc, SCHEMA)
-        if errors:
-            raise SpecErrors([_relabel(e, shown) for e in errors])
+        doc = Document(file="mutant.yaml", data=data)
         overlay = SpecFile(doc)
         errors = check_file(overlay, self.bibliography, expected_kind="house-rule")
         if errors:
@@ -313,6 +340,27 @@ class Catalog:
             for w in ruleset.warnings
         )
         return dataclasses.replace(ruleset, warnings=named)
+
+    def _change_errors(self, path: str, value: Any) -> list[SpecError]:
+        """What the schema says of setting ``path`` to ``value`` in a house rule (each
+        value is checked alone: the schema ties no two parameters together)."""
+        memo = (path, json.dumps(value, sort_keys=True))
+        found = self._checked_changes.get(memo)
+        if found is None:
+            from schwimmen.spec.validation import schema_errors
+
+            group, _, param = path.partition(".")
+            entry = {"value": value, "default": {"why": "checked"}}
+            data = {
+                "id": "mutant",
+                "kind": "house-rule",
+                "title": "a changed parameter",
+                "origin": "mutant",
+                "rules": {group: {param: entry}},
+            }
+            found = schema_errors(Document(file="mutant.yaml", data=data), SCHEMA)
+            self._checked_changes[memo] = found
+        return list(found)
 
     def _lookup(self, parts: list[str]) -> tuple[SpecFile, list[SpecFile]]:
         errors: list[SpecError] = []
