@@ -75,6 +75,16 @@ the base that leaves the fewest failures unexplained with the fewest changes.
    everything with k changes, the others are searched only as far as k changes, since
    they cannot do better.
 
+   The cases alone cannot choose between two rulesets whose changes each take the
+   failing cases out of judgement (the suite has no case for the value there): knack,
+   pagat without passing, was left as few failures under ``dutch`` as under ``pagat``.
+   So the closest few are then weighed on every answer the engine gave (a fixed-rules
+   engine answered every position once): by the case that applies, or, where none does,
+   by the reference replaying the position with the search's changes and comparing its
+   answer field by field, in the fields the fixture's cases look at. The ruleset whose
+   base weighs best comes first; among its own house rules the cases decide, since a
+   house rule, like a change, is claimed only by cases that show it.
+
 6. **Say when too little was judged to tell**: under the closest base, fewer than a
    third of its cases judged, more than a quarter errored, most passes idle, fewer
    passes than failures, or the run cut short by its time budget. Then nothing is
@@ -96,7 +106,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from schwimmen.conformance.fingerprint.evidence import (
@@ -104,6 +114,7 @@ from schwimmen.conformance.fingerprint.evidence import (
     BaseEvidence,
     Evidence,
     Implementation,
+    Observed,
     Progress,
     observe,
 )
@@ -111,15 +122,19 @@ from schwimmen.conformance.fingerprint.search import (
     Change,
     Deviation,
     Explanation,
+    Memo,
     Scored,
     Search,
     Vocabulary,
     delta_of,
     differs,
 )
+from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.harness import Options
-from schwimmen.spec.loader import Catalog
+from schwimmen.spec.loader import SEPARATOR, Catalog
 from schwimmen.spec.model import Ruleset
+
+WEIGHED = 4  # explanations weighed on every answer (_weighed)
 
 __all__ = [
     "Change",
@@ -185,22 +200,28 @@ def explain(catalog: Catalog, evidence: Evidence) -> Fingerprint:
     found: list[Explanation] = []
     if evidence.problem is None:
         vocabulary = Vocabulary.of(catalog)
-        searches = [
-            Search(catalog, base, seen, evidence.not_reported, vocabulary)
-            for base, seen in evidence.bases.items()
-            if len(seen.observed) >= MIN_JUDGED
-        ]
+        memo = Memo() if evidence.fixed_rules else None
+        names = [b for b, seen in evidence.bases.items() if len(seen.observed) >= MIN_JUDGED]
+
+        def search(base: str) -> Search:
+            seen = evidence.bases[base]
+            shared = memo if memo is not None else Memo()
+            return Search(catalog, base, seen, evidence.not_reported, vocabulary, shared)
+
+        searches = [search(b) for b in names]
+        by_base = {s.base: s for s in searches}
         most = max((len(s.observed) for s in searches), default=0)
         searches.sort(key=lambda s: (2 * len(s.observed) < most, *s.start_rank(), s.base))
         limit: int | None = None
-        for search in searches:
-            explanation = search.run(limit)
+        for one in searches:
+            explanation = one.run(limit)
             found.append(explanation)
-            if explanation.rank()[0] == 0 and 2 * len(search.observed) >= most:
+            if explanation.rank()[0] == 0 and 2 * len(one.observed) >= most:
                 k = explanation.complexity
                 limit = k if limit is None else min(limit, k)
         most = max((e.judged_after for e in found), default=0)
         found.sort(key=lambda e: (2 * e.judged_after < most, *e.rank(), e.base))
+        found = _weighed(found, by_base, evidence)
     closest = found[0] if found else None
     return Fingerprint(
         evidence.implementation,
@@ -212,6 +233,53 @@ def explain(catalog: Catalog, evidence: Evidence) -> Fingerprint:
         evidence,
         _doubt(closest, evidence) if closest is not None else None,
     )
+
+
+def _weighed(
+    found: list[Explanation], searches: Mapping[str, Search], evidence: Evidence
+) -> list[Explanation]:
+    """``found`` (in the order of their cases) with the closest ``WEIGHED`` (and those
+    tying with the last of them) weighed on every answer the engine gave, by their cases
+    or by the reference's replay, to choose the ruleset: the one whose base weighs best
+    (:meth:`Explanation.weighed_rank`) comes first, with its house rules in the order of
+    their cases. The cases alone rank by the failures a base's changes leave, and a
+    change the suite has no case for leaves none by taking them out of judgement: only
+    the replay can say which of two such rulesets the engine plays. Within the ruleset
+    the cases still decide, since a house rule is claimed as a change is, by cases that
+    show it, and a replay is no case."""
+    if not found:
+        return found
+    cut = min(WEIGHED, len(found))
+    while cut < len(found) and found[cut].rank() == found[cut - 1].rank():
+        cut += 1
+    answers: dict[str, Observed] = {}
+    errors: dict[str, Fixture] = {}
+    if evidence.fixed_rules:
+        for seen in evidence.bases.values():
+            answers.update(seen.observed)
+            errors.update(seen.errored)
+    weighed = []
+    for e in found[:cut]:
+        search = searches[e.base]
+        ruleset = e.searched_ruleset if e.searched_ruleset is not None else e.ruleset
+        own = search.weigh(ruleset, answers or search.observed, errors or search.errored)
+        weighed.append(replace(e, weighed=own))
+    most = max(len(e.weighed.agree) + len(e.weighed.disagree) for e in weighed if e.weighed)
+
+    def order(e: Explanation) -> tuple[bool, int, int, int, str]:
+        assert e.weighed is not None
+        thin = 2 * (len(e.weighed.agree) + len(e.weighed.disagree)) < most
+        return (thin, *e.weighed_rank(), e.base)
+
+    origin = _origin(min(weighed, key=order).base)
+    out = weighed + found[cut:]
+    return [e for e in out if _origin(e.base) == origin] + [
+        e for e in out if _origin(e.base) != origin
+    ]
+
+
+def _origin(base: str) -> str:
+    return base.partition(SEPARATOR)[0]
 
 
 def _doubt(best: Explanation, evidence: Evidence) -> str | None:

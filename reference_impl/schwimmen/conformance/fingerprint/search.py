@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from schwimmen.conformance.fingerprint.evidence import BaseEvidence
+from schwimmen.conformance.fingerprint.evidence import BaseEvidence, Observed
 from schwimmen.conformance.fixtures import Case, Fixture, load_fixtures, predicate_holds
 from schwimmen.conformance.mutations import alternatives
 from schwimmen.conformance.runner import Status, judge
@@ -119,6 +119,23 @@ class Difference:
 
 
 @dataclass(frozen=True)
+class Weighed:
+    """Every answer of the engine weighed under one ruleset (:meth:`Search.weigh`):
+    those it agrees with (by the case that applies, not idly, or by the reference's
+    replay where no case applies), those it does not, and the errored positions that
+    ruleset can have."""
+
+    agree: frozenset[str] = frozenset()
+    disagree: frozenset[str] = frozenset()
+    errored: frozenset[str] = frozenset()
+    replayed: frozenset[str] = frozenset()  # of agree and disagree, those replayed
+
+    @property
+    def left(self) -> int:
+        return len(self.disagree) + len(self.errored)
+
+
+@dataclass(frozen=True)
 class Explanation:
     """The best explanation found on one base."""
 
@@ -141,6 +158,10 @@ class Explanation:
     differences: tuple[Difference, ...] = ()  # of the unexplained, how they differ
     planned: int = 0  # cases planned under the base (judged, errored or skipped)
     searched: tuple[int, int, int] = (0, 0, 0)  # the search's own: left, changes, agreement
+    # the search's own result (its changes no case shows included), and every answer
+    # weighed under it (analysis.explain weighs the closest few; None: not weighed)
+    searched_ruleset: Ruleset | None = field(default=None, compare=False, repr=False)
+    weighed: Weighed | None = None
 
     @property
     def judged_after(self) -> int:
@@ -158,6 +179,19 @@ class Explanation:
         changes found on it (a house rule no fixture can see is no better a guess than
         its ruleset alone)."""
         return len(self.base_ruleset.overlays) + len(self.changes)
+
+    def weighed_rank(self) -> tuple[int, int, int]:
+        """Smaller is closer, on every answer the engine gave (:meth:`Search.weigh`):
+        disagreements and errors left under the search's own result, its changes (with
+        the base's house rules), agreement. A change the suite has no case for takes
+        failing cases out of judgement, and the cases alone cannot say whether it is
+        right; the reference replaying those positions with it can (knack, pagat
+        without passing, left as few failures by its cases under ``dutch`` as under
+        ``pagat``, with three changes each; the positions the changes took out of
+        judgement, replayed, tell them apart)."""
+        assert self.weighed is not None
+        changes = len(self.base_ruleset.overlays) + self.searched[1]
+        return (self.weighed.left, changes, -len(self.weighed.agree))
 
     def rank(self) -> tuple[int, int, int]:
         """Smaller is closer: failures and errors the search's changes leave, those
@@ -257,6 +291,19 @@ class Scored:
         return quality(self.unexplained(), len(self.agree))
 
 
+@dataclass
+class Memo:
+    """What searches on the same answers share: each predicate on each value always,
+    and, where every base judged the very same answers (a fixed-rules engine's), each
+    case's verdict on its answer and whether that pass is idle (a case's expectation
+    depends only on the parameters it pins, so not on the base that selected it)."""
+
+    holds: dict[tuple[str, int, str, str], bool] = field(default_factory=dict)
+    verdicts: dict[tuple[str, int], bool] = field(default_factory=dict)
+    idle: dict[tuple[str, int], bool] = field(default_factory=dict)
+    replays: dict[tuple[str, str], bool | None] = field(default_factory=dict)
+
+
 class Search:
     """The greedy search for the smallest change set on one base."""
 
@@ -267,7 +314,9 @@ class Search:
         evidence: BaseEvidence,
         not_reported: frozenset[str],
         vocabulary: Vocabulary,
+        memo: Memo | None = None,
     ) -> None:
+        """``memo``: caches shared with other searches on the same answers."""
         self.catalog = catalog
         self.base = base
         self.ruleset = catalog.resolve(base)
@@ -276,7 +325,8 @@ class Search:
         self.errored = evidence.errored
         self.planned = len(evidence.observed) + len(evidence.errored) + evidence.skipped
         self.not_reported = not_reported
-        self._idle: dict[tuple[str, int], bool] = {}
+        memo = memo if memo is not None else Memo()
+        self._idle = memo.idle
         self.banned: set[tuple[str, str]] = set()  # changes no case showed, not tried again
         self.inert = not any(
             isinstance(o.outcome.get("steps"), list)
@@ -289,9 +339,10 @@ class Search:
             for param in sorted({p for c in seen.fixture.cases for p in c.where}):
                 self.naming.setdefault(param, []).append(fid)
         self._failing: dict[tuple[str, int], frozenset[str]] = {}
-        self._holds: dict[tuple[str, int, str, str], bool] = {}
-        self._verdicts: dict[tuple[str, int], bool] = {}
+        self._holds = memo.holds
+        self._verdicts = memo.verdicts
         self._mutants: dict[Delta, Ruleset | SpecErrors] = {}
+        self._replays = memo.replays
         self._scored: dict[Delta, Scored | None] = {}
         passed = frozenset(fid for fid, o in self.observed.items() if o.passed)
         failed = frozenset(self.observed) - passed
@@ -430,13 +481,15 @@ class Search:
         memo = (fid, case.index)
         found = self._idle.get(memo)
         if found is None:
-            found = self._idle[memo] = self._idle_case(fixture, case, ruleset)
+            outcome = self.observed[fid].outcome
+            found = self._idle[memo] = self._idle_case(fixture, case, ruleset, outcome)
         return found
 
-    def _idle_case(self, fixture: Fixture, case: Case, ruleset: Ruleset) -> bool:
+    def _idle_case(
+        self, fixture: Fixture, case: Case, ruleset: Ruleset, outcome: Mapping[str, Any]
+    ) -> bool:
         from schwimmen.engine.adapter import run_case
 
-        outcome = self.observed[fixture.id].outcome
         if fixture.setup.get("steps") and self.inert:
             steps = outcome.get("steps")
             if isinstance(steps, list) and not any(_accepted(s) for s in steps):
@@ -683,6 +736,7 @@ class Search:
             len(final.delta),
             sum(1 for f in final.agree if not self.idle(f, final.ruleset)),
         )
+        searched_ruleset = final.ruleset
         groups, undecided, final = self._claims(groups)
         deviations = [self._deviation(final, group, equals) for group, equals in groups]
         failures = self.start.disagree
@@ -710,7 +764,84 @@ class Search:
             differences=tuple(self.difference(f, final.ruleset) for f in sorted(final.disagree)),
             planned=self.planned,
             searched=searched,
+            searched_ruleset=searched_ruleset,
         )
+
+    def weigh(
+        self, ruleset: Ruleset, answers: Mapping[str, Observed], errors: Mapping[str, Fixture]
+    ) -> Weighed:
+        """Every answer of ``answers`` (all the engine gave, under any base) weighed under
+        ``ruleset``: by the case that applies where one does (an idle pass weighs
+        nothing), otherwise by the reference's replay (:meth:`as_engine`); a position
+        the engine errored on counts against ``ruleset`` if ``ruleset`` can have it, and
+        a position ``ruleset`` cannot have weighs nothing. So bases are weighed on the
+        same answers, not each on those its own cases judge."""
+        agree: set[str] = set()
+        other: set[str] = set()
+        replayed: set[str] = set()
+        for fid, seen in answers.items():
+            fixture = seen.fixture
+            if fixture.fits(ruleset) is not None:
+                continue
+            case = fixture.applicable_case(ruleset)
+            if case is None:
+                same = self.as_engine(seen, ruleset)
+                if same is not None:
+                    replayed.add(fid)
+                    (agree if same else other).add(fid)
+            elif not self._passes(seen, case, ruleset):
+                other.add(fid)
+            elif not self._idle_answer(seen, case, ruleset):
+                agree.add(fid)
+        errored = frozenset(f for f, fx in errors.items() if fx.fits(ruleset) is None)
+        return Weighed(frozenset(agree), frozenset(other), errored, frozenset(replayed))
+
+    def _passes(self, seen: Observed, case: Case, ruleset: Ruleset) -> bool:
+        if seen.fixture.id in self.observed and self.observed[seen.fixture.id] is seen:
+            return self.agrees(seen.fixture, case)
+        answer = {"status": "ok", "outcome": seen.outcome}
+        return judge(seen.fixture, case, ruleset, answer, self.not_reported).status is (
+            Status.PASSED
+        )
+
+    def _idle_answer(self, seen: Observed, case: Case, ruleset: Ruleset) -> bool:
+        memo = (seen.fixture.id, case.index)
+        found = self._idle.get(memo)
+        if found is None:
+            found = self._idle[memo] = self._idle_case(seen.fixture, case, ruleset, seen.outcome)
+        return found
+
+    def as_engine(self, seen: Observed, ruleset: Ruleset) -> bool | None:
+        """Does the reference playing ``ruleset`` answer ``seen``'s position as the engine
+        did, in every field the fixture's cases look at? Each case of the fixture judges
+        both answers (its expectation only says which fields to compare): alike when
+        every case finds the same differences, with the same values, in both. None (no
+        evidence): the reference cannot play the position, or a case cannot judge an
+        answer. Worked out once per position and ruleset."""
+        memo = (seen.fixture.id, key(ruleset.values()))
+        if memo not in self._replays:
+            self._replays[memo] = self._as_engine(seen, ruleset)
+        return self._replays[memo]
+
+    def _as_engine(self, seen: Observed, ruleset: Ruleset) -> bool | None:
+        from schwimmen.engine.adapter import run_case
+
+        fixture = seen.fixture
+        try:
+            theirs = run_case(fixture.request(ruleset))
+        except Exception:  # the reference cannot play it: no evidence
+            return None
+        if theirs.get("status") != "ok":
+            return None
+        mine = {"status": "ok", "outcome": seen.outcome}
+        for case in fixture.cases:
+            a = judge(fixture, case, ruleset, mine, self.not_reported)
+            b = judge(fixture, case, ruleset, theirs, self.not_reported)
+            if Status.ERRORED in (a.status, b.status):
+                return None
+            if _said_all(a) != _said_all(b):
+                return False
+        return True
 
     def shown_by(self, final: Scored, without: Scored) -> tuple[str, ...]:
         """The fixtures that fail without the changes and pass with them, by what the
@@ -825,6 +956,13 @@ class Search:
 
     def changes(self, delta: Delta) -> tuple[Change, ...]:
         return tuple(Change(p, json.loads(v), self.values.get(p)) for p, v in delta)
+
+
+def _said_all(result: Any) -> frozenset[tuple[str, str]]:
+    """Where a case finds an answer wrong, and what the answer says there."""
+    from schwimmen.conformance.compare import show
+
+    return frozenset((m.path, show(m.actual)) for m in result.mismatches)
 
 
 def _accepted(step: Any) -> bool:
