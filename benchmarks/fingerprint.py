@@ -28,10 +28,12 @@ should cost little more than that one run).
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 
 from schwimmen.conformance.fingerprint import fingerprint
 from schwimmen.conformance.fingerprint.trials import (
@@ -54,40 +56,72 @@ from schwimmen.conformance.harness import Options, run_suite
 from schwimmen.spec.loader import Catalog
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """One trial's verdict, what it claimed wrongly, the lines to print, and its times."""
+
+    result: str
+    claimed: tuple[str, ...]
+    lines: tuple[str, ...]
+    seconds: float
+    ratio: float | None
+
+
+_CATALOG: Catalog | None = None
+_ARGS: argparse.Namespace | None = None
+
+
+def trial_outcome(trial: Trial) -> Outcome:
+    """Fingerprint one trial (in a worker process: the catalog and options are the
+    parent's, inherited at the fork)."""
+    catalog, args = _CATALOG, _ARGS
+    assert catalog is not None and args is not None
+    started = time.perf_counter()
+    ratio = None
+    if args.protocol:
+        command = trial.serve_command() + " --fixed-rules"
+        options = Options(impl=command, jobs=args.jobs, timeout=30.0)
+        found = fingerprint(catalog, options)
+        took = time.perf_counter() - started
+        begun = time.perf_counter()
+        run_suite(catalog, Options(impl=command, rulesets=[trial.base], jobs=args.jobs))
+        ratio = took / (time.perf_counter() - begun)
+        started += time.perf_counter() - begun
+    else:
+        implementation = played_in_process(catalog, trial)
+        found = fingerprint(catalog, Options(), implementation=implementation, fixed_rules=True)
+    seconds = time.perf_counter() - started
+    result = verdict(catalog, trial, found)
+    claimed = tuple(false_claims(catalog, trial, found))
+    lines = []
+    if claimed:
+        lines.append(f"  false claim on {trial.label}: {', '.join(claimed)}")
+    if result != HIT or args.verbose:
+        best = found.closest
+        shown = f"{best.base} {best.changes}" if best else found.problem
+        lines.append(f"  {result:18s} {trial.label}: found {shown} ({seconds:.1f} s)")
+    if result == INCONSISTENT:
+        lines += [f"      the reference fails {x}" for x in inconsistencies(catalog, trial, found)]
+    return Outcome(result, claimed, tuple(lines), seconds, ratio)
+
+
 def run(catalog: Catalog, group: str, trials: list[Trial], args: argparse.Namespace) -> None:
+    global _CATALOG, _ARGS
+    _CATALOG, _ARGS = catalog, args
     tally: Counter[str] = Counter()
     seconds: list[float] = []
     ratios: list[float] = []
     wrong = 0
-    for trial in trials:
-        started = time.perf_counter()
-        if args.protocol:
-            command = trial.serve_command() + " --fixed-rules"
-            options = Options(impl=command, jobs=args.jobs, timeout=30.0)
-            found = fingerprint(catalog, options)
-            took = time.perf_counter() - started
-            begun = time.perf_counter()
-            run_suite(catalog, Options(impl=command, rulesets=[trial.base], jobs=args.jobs))
-            ratios.append(took / (time.perf_counter() - begun))
-            started += time.perf_counter() - begun
-        else:
-            found = fingerprint(
-                catalog, Options(), implementation=played_in_process(catalog, trial)
-            )
-        seconds.append(time.perf_counter() - started)
-        result = verdict(catalog, trial, found)
-        tally[result] += 1
-        claimed = false_claims(catalog, trial, found) if result != INDISTINGUISHABLE else []
-        if claimed:
-            wrong += 1
-            print(f"  false claim on {trial.label}: {', '.join(claimed)}", flush=True)
-        if result != HIT or args.verbose:
-            best = found.closest
-            shown = f"{best.base} {best.changes}" if best else found.problem
-            print(f"  {result:18s} {trial.label}: found {shown} ({seconds[-1]:.1f} s)", flush=True)
-        if result == INCONSISTENT:
-            for line in inconsistencies(catalog, trial, found):
-                print(f"      the reference fails {line}", flush=True)
+    workers = 1 if args.protocol else args.jobs
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for outcome in pool.imap(trial_outcome, trials):
+            tally[outcome.result] += 1
+            seconds.append(outcome.seconds)
+            if outcome.ratio is not None:
+                ratios.append(outcome.ratio)
+            wrong += bool(outcome.claimed)
+            for line in outcome.lines:
+                print(line, flush=True)
     fair = len(trials) - tally[NOT_OBSERVABLE] - tally[INCONSISTENT]
     rate = tally[HIT] / fair if fair else 0.0
     print(
@@ -116,7 +150,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--protocol", action="store_true", help="play each trial as serve --play processes"
     )
-    parser.add_argument("-j", "--jobs", type=int, default=2, help="processes with --protocol")
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=2,
+        help="trials fingerprinted at once (in-process), or the harness's processes (--protocol)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="list hits too")
     parser.add_argument("--limit", type=int, help="only the first LIMIT trials of each group")
     args = parser.parse_args(argv)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from schwimmen.cli.main import main
-from schwimmen.conformance.fingerprint import fingerprint
+from schwimmen.conformance.fingerprint import Fingerprint, fingerprint
 from schwimmen.conformance.fingerprint.report import summary
 from schwimmen.conformance.fingerprint.trials import (
     CANNOT_TELL,
@@ -45,13 +45,22 @@ SERVE = f"{sys.executable} -m schwimmen serve"
 SEED = 12
 
 
+def _played(catalog: Catalog, trial: Trial) -> Fingerprint:
+    """The fingerprint of the reference playing ``trial`` as fixed rules, in-process."""
+    implementation = played_in_process(catalog, trial)
+    return fingerprint(catalog, Options(), implementation=implementation, fixed_rules=True)
+
+
 def _fingerprint(catalog: Catalog, trial: Trial, bases: list[str] | None = None) -> str:
     found = fingerprint(
-        catalog, Options(), bases=bases or (), implementation=played_in_process(catalog, trial)
+        catalog,
+        Options(),
+        bases=bases or (),
+        implementation=played_in_process(catalog, trial),
+        fixed_rules=True,
     )
     result = verdict(catalog, trial, found)
-    if result != INDISTINGUISHABLE:  # there the suite cannot tell the values apart
-        assert not false_claims(catalog, trial, found), (trial.label, summary(found))
+    assert not false_claims(catalog, trial, found), (trial.label, summary(found))
     if result == HIT:
         best = found.closest
         assert best is not None
@@ -85,7 +94,7 @@ def test_a_house_rule_is_named_as_its_composition_under_the_default_bases(
     catalog: Catalog,
 ) -> None:
     trial = Trial("rules-page", played="rules-page+knocker-loses-two")
-    found = fingerprint(catalog, Options(), implementation=played_in_process(catalog, trial))
+    found = _played(catalog, trial)
     assert verdict(catalog, trial, found) == HIT
     best = found.closest
     assert best is not None and best.ruleset.values() == trial.ruleset(catalog).values()
@@ -109,7 +118,7 @@ def test_an_indistinguishable_value_is_offered_as_an_alternative(catalog: Catalo
     claimed: the value is listed as one the suite cannot tell (this used to be claimed
     as played, which the answers do not show)."""
     trial = Trial("forty-one", {"knocking.form": "instead-of-move"})
-    found = fingerprint(catalog, Options(), implementation=played_in_process(catalog, trial))
+    found = _played(catalog, trial)
     result = verdict(catalog, trial, found)
     assert result in (HIT, INDISTINGUISHABLE, INCONSISTENT, CANNOT_TELL)
     best = found.closest
@@ -154,7 +163,11 @@ def test_serve_play_through_the_cli_with_a_house_rule_to_keep(
 def test_the_summary_names_what_stays_unexplained(catalog: Catalog) -> None:
     trial = Trial("pagat", {"penalties.knocker_lowest": 2})
     found = fingerprint(
-        catalog, Options(), bases=["pagat"], implementation=played_in_process(catalog, trial)
+        catalog,
+        Options(),
+        bases=["pagat"],
+        implementation=played_in_process(catalog, trial),
+        fixed_rules=True,
     )
     line = summary(found)
     assert line.startswith("closest: pagat; plays `penalties.knocker_lowest = 2` (pagat: 1, ")

@@ -188,40 +188,43 @@ def fingerprint(
     implementation: Implementation | None = None,
     budget: float | None = None,
     progress: Progress | None = None,
+    fixed_rules: bool = False,
 ) -> Fingerprint:
-    """Observe the implementation (``options.impl``, or ``implementation`` in-process),
-    within ``budget`` seconds, then explain what it answered."""
-    return explain(catalog, observe(catalog, options, bases, implementation, budget, progress))
+    """Observe the implementation (``options.impl``, or ``implementation`` in-process,
+    ``fixed_rules`` when it plays the same whatever the request names), within
+    ``budget`` seconds, then explain what it answered."""
+    seen = observe(catalog, options, bases, implementation, budget, progress, fixed_rules)
+    return explain(catalog, seen, options.jobs)
 
 
-def explain(catalog: Catalog, evidence: Evidence) -> Fingerprint:
-    """The explanations of ``evidence``, closest first (see the module docstring)."""
+def explain(catalog: Catalog, evidence: Evidence, jobs: int = 1) -> Fingerprint:
+    """The explanations of ``evidence``, closest first (see the module docstring); the
+    bases are searched in ``jobs`` processes."""
     started = time.perf_counter()
     found: list[Explanation] = []
     if evidence.problem is None:
-        vocabulary = Vocabulary.of(catalog)
-        memo = Memo() if evidence.fixed_rules else None
+        searches = _Searches(catalog, evidence)
         names = [b for b, seen in evidence.bases.items() if len(seen.observed) >= MIN_JUDGED]
-
-        def search(base: str) -> Search:
-            seen = evidence.bases[base]
-            shared = memo if memo is not None else Memo()
-            return Search(catalog, base, seen, evidence.not_reported, vocabulary, shared)
-
-        searches = [search(b) for b in names]
-        by_base = {s.base: s for s in searches}
-        most = max((len(s.observed) for s in searches), default=0)
-        searches.sort(key=lambda s: (2 * len(s.observed) < most, *s.start_rank(), s.base))
-        limit: int | None = None
-        for one in searches:
-            explanation = one.run(limit)
-            found.append(explanation)
-            if explanation.rank()[0] == 0 and 2 * len(one.observed) >= most:
-                k = explanation.complexity
-                limit = k if limit is None else min(limit, k)
+        by_base = {b: searches.search(b) for b in names}
+        most = max((len(s.observed) for s in by_base.values()), default=0)
+        order = sorted(
+            by_base.values(), key=lambda s: (2 * len(s.observed) < most, *s.start_rank(), s.base)
+        )
+        if jobs > 1 and len(order) > 1:
+            found = _in_processes(searches, [s.base for s in order], jobs)
+        else:
+            limit: int | None = None
+            for one in order:
+                explanation = one.run(limit)
+                found.append(explanation)
+                if explanation.rank()[0] == 0 and 2 * len(one.observed) >= most:
+                    k = explanation.complexity
+                    limit = k if limit is None else min(limit, k)
         most = max((e.judged_after for e in found), default=0)
         found.sort(key=lambda e: (2 * e.judged_after < most, *e.rank(), e.base))
         found = _weighed(found, by_base, evidence)
+        if found:
+            found[0] = by_base[found[0].base].widened(found[0])
     closest = found[0] if found else None
     return Fingerprint(
         evidence.implementation,
@@ -233,6 +236,47 @@ def explain(catalog: Catalog, evidence: Evidence) -> Fingerprint:
         evidence,
         _doubt(closest, evidence) if closest is not None else None,
     )
+
+
+class _Searches:
+    """Makes the search on each base, sharing what searches on the same answers can."""
+
+    def __init__(self, catalog: Catalog, evidence: Evidence) -> None:
+        self.catalog = catalog
+        self.evidence = evidence
+        self.vocabulary = Vocabulary.of(catalog)
+        self.memo = Memo() if evidence.fixed_rules else None
+
+    def search(self, base: str) -> Search:
+        seen = self.evidence.bases[base]
+        memo = self.memo if self.memo is not None else Memo()
+        not_reported = self.evidence.not_reported
+        return Search(self.catalog, base, seen, not_reported, self.vocabulary, memo)
+
+
+_WORKER: _Searches | None = None
+
+
+def _start_worker(searches: _Searches) -> None:
+    global _WORKER
+    _WORKER = searches
+
+
+def _run_in_worker(base: str) -> Explanation:
+    assert _WORKER is not None
+    return _WORKER.search(base).run()
+
+
+def _in_processes(searches: _Searches, bases: Sequence[str], jobs: int) -> list[Explanation]:
+    """Each base searched in full in one of ``jobs`` processes (a search is pure
+    reasoning over the answers, with replays on the reference). Searched one after
+    another, a base stops early once another explained everything with fewer changes;
+    in parallel each is searched in full, which costs more but cannot put it before
+    that other by its cases."""
+    from concurrent.futures import ProcessPoolExecutor  # only a parallel run needs it
+
+    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(searches,)) as pool:
+        return list(pool.map(_run_in_worker, bases))
 
 
 def _weighed(

@@ -106,14 +106,18 @@ def observe(
     implementation: Implementation | None = None,
     budget: float | None = None,
     progress: Progress | None = None,
+    fixed_rules: bool = False,
 ) -> Evidence:
     """Run the suite under each base (``bases``, or :func:`candidate_bases`) and keep
-    the outcomes. ``options.impl`` is the process to run; without it, ``implementation``
-    is called in-process (the reference by default; the tests' doubles)."""
+    the outcomes. ``options.impl`` is the process to run (its start answer says whether
+    it plays fixed rules); without it, ``implementation`` is called in-process (the
+    reference by default; the tests' doubles, ``fixed_rules`` when they answer a
+    position the same whatever ruleset the request names)."""
     started = time.perf_counter()
     clock = _Clock(budget, progress)
+    fixed = fixed_rules if options.impl is None else _says_fixed_rules(options)
     with clock:
-        if options.impl is not None and _says_fixed_rules(options):
+        if fixed:
             names = list(bases) or catalog.standard_names()
             clock.say(f"a fixed-rules engine: each position once, judged under {len(names)} bases")
             suite = _run(catalog, options, names, None, implementation, clock)

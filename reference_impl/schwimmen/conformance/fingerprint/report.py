@@ -90,6 +90,15 @@ def _changes_text(changes: Sequence[Change]) -> str:
     return ", ".join(f"`{c.parameter} = {shown(c.value)}`" for c in changes)
 
 
+def _told(deviation: Deviation) -> str:
+    """The changes claimed, or "one of" them and their alternatives."""
+    told = [_changes_text(deviation.changes)]
+    told += [_changes_text(a) for a in deviation.alternatives]
+    if len(told) == 1:
+        return told[0]
+    return f"one of {' or '.join(told)} (no case tells them apart)"
+
+
 def _ids(ids: Sequence[str]) -> str:
     more = f" and {len(ids) - MAX_IDS} more" if len(ids) > MAX_IDS else ""
     return ", ".join(ids[:MAX_IDS]) + more
@@ -124,7 +133,7 @@ def summary(found: Fingerprint) -> str:
     for i, deviation in enumerate(best.deviations):
         reasons = "; ".join(why_base(best.base_ruleset, c) for c in deviation.changes)
         verb = "plays " if i == 0 else ""
-        changes = _changes_text(deviation.changes)
+        changes = _told(deviation)
         parts.append(f"{verb}{changes} ({reasons}), {effect(deviation)}")
     if not best.deviations:
         parts.append("no deviation found" if best.failures else "every judged case passes")
@@ -258,8 +267,8 @@ def text(found: Fingerprint, catalog: Catalog) -> str:
     for d in best.deviations:
         for alternative in d.alternatives:
             lines.append(
-                f"  {_changes_text(d.changes)} has the same effect on every fixture as "
-                f"{_changes_text(alternative)}"
+                f"  the suite cannot tell {_changes_text(d.changes)} from "
+                f"{_changes_text(alternative)}: no case the engine answered decides between them"
             )
     also = same_as(catalog, best)
     if also and found.told:
@@ -404,6 +413,9 @@ def house_rule(found: Fingerprint, catalog: Catalog, rule_id: str) -> str | None
                 }
     for d in best.deviations:
         why = f"observed in {name} by schwimmen fingerprint: {effect(d)}"
+        if d.alternatives:
+            others = "; ".join(_changes_text(a) for a in d.alternatives)
+            why += f"; or {others}: no case the engine answered tells them apart"
         for c in d.changes:
             group, _, param = c.parameter.partition(".")
             rules.setdefault(group, {})[param] = {"value": c.value, "default": {"why": why}}

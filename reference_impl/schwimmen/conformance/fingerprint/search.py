@@ -85,8 +85,9 @@ class Deviation:
     pass that an engine doing nothing would have). Of the base's failures they also
     ``silence`` some (no case judges them with the changes: the suite has no expectation
     for these values there) and ``refuse`` errored positions the changed ruleset cannot
-    have; neither is evidence. ``alternatives`` have the same effect on every fixture:
-    the suite cannot tell them apart from these."""
+    have; neither is evidence. ``alternatives`` are as consistent with every answered
+    case (the same effect, or no case for them where these pass): the suite cannot tell
+    them apart from these, and the claim is "one of them"."""
 
     changes: tuple[Change, ...]
     explains: int
@@ -651,7 +652,7 @@ class Search:
             ]
             steps.append((tuple(d for d in best.delta if d not in current.delta), equals))
             current = best
-        return self._explanation(self._pruned(current), steps, stopped)
+        return self._explanation(self._polished(self._pruned(current)), steps, stopped)
 
     def step(self, current: Scored, clear: bool = False, ahead: bool = True) -> list[Scored]:
         """The candidates that improve on ``current``: those that explain a failure, or
@@ -704,6 +705,34 @@ class Search:
                 if len(scored.delta) <= MAX_CHANGES and scored.quality() < current.quality():
                     better[scored.delta] = scored
         return list(better.values())
+
+    def _polished(self, current: Scored) -> Scored:
+        """``current`` with one value at a time replaced by another value of the same
+        parameter, kept (with what that makes unnecessary dropped) where it leaves no
+        more failures unexplained with fewer changes, or as many with a better quality.
+        The greedy search takes the value that explains most at its step, and a later
+        change may only patch what that value got wrong: scat playing card by card over
+        all cards was found as counting cards, patched with an order of suits."""
+        for _ in range(MAX_CHANGES):
+            best = current
+            for item in current.delta:
+                param, value = item
+                rest = tuple(d for d in current.delta if d != item)
+                for other in self.vocabulary.values.get(param, ()):
+                    if key(other) in (value, key(self.values.get(param))):
+                        continue
+                    if (param, key(other)) in self.banned:
+                        continue
+                    scored = self.score(tuple(sorted((*rest, (param, key(other))))))
+                    if scored is None:
+                        continue
+                    scored = self._pruned(scored)
+                    if _polish_order(scored) < _polish_order(best):
+                        best = scored
+            if best is current:
+                break
+            current = best
+        return current
 
     def _pruned(self, current: Scored) -> Scored:
         """Drop every change whose removal costs nothing."""
@@ -954,8 +983,129 @@ class Search:
             self.changes(group), len(shows), len(silenced), len(refused), tuple(others), shows
         )
 
+    def widened(self, explanation: Explanation) -> Explanation:
+        """``explanation`` with each deviation's alternatives widened to every change set
+        as consistent with the answered cases: one value of a deviation replaced by
+        another value of the same parameter, or a one-change deviation by a change of
+        another parameter (not of the pack or the table, which would only take positions
+        away), such that no answered case contradicts it where the claim is not
+        contradicted (it may leave unjudged a case the claim passes: the suite has no
+        case for that value there). The claim is then "one of them" (card by card over
+        counting cards or over all cards, where no case compares two hands on their
+        third card; the rest of the pack set aside or no replacement of the middle,
+        where no case deals from it).
+
+        A deviation is claimed only if cases show it whichever of the others'
+        alternatives the engine plays: one that only mends what one reading of another
+        gets wrong is not (an order of suits that cases showed beside counting cards,
+        while beside all cards no case shows it)."""
+        current = explanation
+        for _ in range(len(explanation.deviations)):
+            final = self.score(delta_of(current.changes))
+            if final is None or not current.deviations:
+                return current
+            deviations = tuple(self._with_alternatives(final, d) for d in current.deviations)
+            weak = self._weak(final, deviations)
+            if weak is None:
+                return replace(current, deviations=deviations)
+            i, reading = weak
+            kept = [d for k, d in enumerate(deviations) if k != i]
+            steps: list[tuple[Delta, list[Scored]]] = [(_delta(d.changes), []) for d in kept]
+            claimed = self.score(tuple(sorted(x for g, _ in steps for x in g)))
+            if claimed is None:
+                return current
+            why = (
+                "cases show it beside one reading of another change only: with "
+                f"{_shown_changes([reading])}, which the suite cannot tell from it, none does"
+            )
+            rebuilt = self._explanation(claimed, steps, current.stopped)
+            undecided = (*current.undecided, Undecided(deviations[i].changes, why))
+            current = replace(
+                rebuilt,
+                searched=current.searched,
+                searched_ruleset=current.searched_ruleset,
+                weighed=current.weighed,
+                undecided=_merge(undecided, rebuilt.undecided),
+            )
+        return current
+
+    def _with_alternatives(self, final: Scored, deviation: Deviation) -> Deviation:
+        group = _delta(deviation.changes)
+        rest = tuple(d for d in final.delta if d not in group)
+        others = list(deviation.alternatives)
+        for swapped in self._uncontradicted(final, group, rest):
+            shown = self.changes(swapped)
+            if shown != deviation.changes and shown not in others:
+                others.append(shown)
+        return replace(deviation, alternatives=tuple(others))
+
+    def _weak(
+        self, final: Scored, deviations: Sequence[Deviation]
+    ) -> tuple[int, tuple[Change, ...]] | None:
+        """Of the deviations no case shows once another deviation is read as one of its
+        alternatives, the one fewest cases show (it mends the other's reading rather
+        than the other way round), with that alternative; None when every deviation is
+        shown so."""
+        weak: list[tuple[int, int, tuple[Change, ...]]] = []
+        for i, deviation in enumerate(deviations):
+            group = _delta(deviation.changes)
+            for j, other in enumerate(deviations):
+                if j == i:
+                    continue
+                rest = tuple(d for d in final.delta if d not in _delta(other.changes))
+                for alternative in other.alternatives:
+                    read = self.merged(rest, {c.parameter: c.value for c in alternative})
+                    with_it = self.score(read)
+                    without = self.score(tuple(d for d in read if d not in group))
+                    if with_it is None or without is None:
+                        continue
+                    if not self.shown_by(with_it, without):
+                        weak.append((deviation.explains, -i, alternative))
+                        break
+        if not weak:
+            return None
+        _, i, alternative = min(weak, key=lambda w: (w[0], w[1]))
+        return -i, alternative
+
+    def _uncontradicted(self, final: Scored, group: Delta, rest: Delta) -> list[Delta]:
+        candidates: list[Delta] = []
+        for i, (param, value) in enumerate(group):
+            for other in self.vocabulary.values.get(param, ()):
+                if key(other) not in (value, key(self.values.get(param))):
+                    swapped = (*group[:i], (param, key(other)), *group[i + 1 :])
+                    candidates.append(tuple(sorted(swapped)))
+        if len(group) == 1:
+            own = {group[0][0], *(p for p, _ in rest)} | FIT_PARAMETERS
+            for param, values in self.vocabulary.values.items():
+                base = key(self.values.get(param))
+                if param not in own:
+                    candidates += [((param, key(v)),) for v in values if key(v) != base]
+        out = []
+        for swapped in candidates:
+            scored = self.score(self.merged(rest, changes_of(swapped)))
+            if scored is None:
+                continue
+            if not (scored.disagree <= final.disagree and scored.errored <= final.errored):
+                continue
+            out.append(swapped)
+        return out
+
     def changes(self, delta: Delta) -> tuple[Change, ...]:
         return tuple(Change(p, json.loads(v), self.values.get(p)) for p, v in delta)
+
+
+def _delta(changes: Iterable[Change]) -> Delta:
+    return delta_of({c.parameter: c.value for c in changes})
+
+
+def _shown_changes(groups: Iterable[tuple[Change, ...]]) -> str:
+    return " or ".join(
+        ", ".join(f"`{c.parameter} = {json.dumps(c.value)}`" for c in group) for group in groups
+    )
+
+
+def _polish_order(scored: Scored) -> tuple[int, int, tuple[int, int]]:
+    return (scored.unexplained(), len(scored.delta), scored.quality())
 
 
 def _said_all(result: Any) -> frozenset[tuple[str, str]]:

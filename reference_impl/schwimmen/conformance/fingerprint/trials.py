@@ -215,16 +215,30 @@ def _shown(catalog: Catalog, found: Fingerprint, trial: Trial, scored: Any) -> b
 
 
 def false_claims(catalog: Catalog, trial: Trial, found: Fingerprint) -> list[str]:
-    """The values claimed on the trial's own base that the trial does not play."""
+    """Everything the fingerprint told that the trial does not play: another ruleset,
+    a house rule of the closest base whose value the trial does not play, a claimed
+    value that is not the trial's (unless the trial's value is among the alternatives
+    named with it, which the suite cannot tell apart). Nothing, when nothing was told."""
     best = found.closest
-    if best is None or best.base != trial.base or not found.told:
+    if best is None or not found.told:
         return []
     truth = trial.ruleset(catalog).values()
-    return [
-        f"{p} = {json.dumps(v)}"
-        for p, v in best.changes.items()
-        if json.dumps(truth.get(p), sort_keys=True) != json.dumps(v, sort_keys=True)
-    ]
+    origin = best.base.split(SEPARATOR)[0]
+    if origin != trial.base:
+        return [f"the ruleset {origin} (the trial plays {trial.base})"]
+    out = []
+    for param, (was, value) in value_changes(catalog.resolve(origin), best.base_ruleset).items():
+        if param not in best.changes and _key(value) != _key(truth.get(param)):
+            out.append(f"{param} = {json.dumps(value)} (house rule of {best.base}; was {was})")
+    for deviation in best.deviations:
+        told = (deviation.changes, *deviation.alternatives)
+        if not any(all(_key(truth.get(c.parameter)) == _key(c.value) for c in t) for t in told):
+            out += [f"{c.parameter} = {json.dumps(c.value)}" for c in deviation.changes]
+    return out
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
 
 
 def _keys(changes: Mapping[str, Any]) -> set[str]:
