@@ -224,7 +224,7 @@ def explain(catalog: Catalog, evidence: Evidence, jobs: int = 1) -> Fingerprint:
         found.sort(key=lambda e: (2 * e.judged_after < most, *e.rank(), e.base))
         found = _weighed(found, by_base, evidence)
         if found:
-            found[0] = by_base[found[0].base].widened(found[0])
+            found[0] = _closest(found[0], by_base[found[0].base], evidence)
     closest = found[0] if found else None
     return Fingerprint(
         evidence.implementation,
@@ -296,18 +296,11 @@ def _weighed(
     cut = min(WEIGHED, len(found))
     while cut < len(found) and found[cut].rank() == found[cut - 1].rank():
         cut += 1
-    answers: dict[str, Observed] = {}
-    errors: dict[str, Fixture] = {}
-    if evidence.fixed_rules:
-        for seen in evidence.bases.values():
-            answers.update(seen.observed)
-            errors.update(seen.errored)
     weighed = []
     for e in found[:cut]:
         search = searches[e.base]
         ruleset = e.searched_ruleset if e.searched_ruleset is not None else e.ruleset
-        own = search.weigh(ruleset, answers or search.observed, errors or search.errored)
-        weighed.append(replace(e, weighed=own))
+        weighed.append(replace(e, weighed=search.weigh(ruleset, *_answers(evidence, search))))
     most = max(len(e.weighed.agree) + len(e.weighed.disagree) for e in weighed if e.weighed)
 
     def order(e: Explanation) -> tuple[bool, int, int, int, str]:
@@ -320,6 +313,32 @@ def _weighed(
     return [e for e in out if _origin(e.base) == origin] + [
         e for e in out if _origin(e.base) != origin
     ]
+
+
+def _closest(best: Explanation, search: Search, evidence: Evidence) -> Explanation:
+    """The closest explanation with its claims' alternatives named, the answers only the
+    claimed changes give a case judged (as the house rule of them will judge them), and
+    the positions no case judges that the reference, replaying them with the claimed
+    changes, answers otherwise than the engine did (rules the suite cannot yet express
+    there)."""
+    best = search.widened(best)
+    answers, errors = _answers(evidence, search)
+    added, added_failed = search.added(best.ruleset, answers)
+    replayed = search.replayed_differences(best.ruleset, answers, errors)
+    return replace(best, replayed_differences=replayed, added=added, added_failed=added_failed)
+
+
+def _answers(evidence: Evidence, search: Search) -> tuple[dict[str, Observed], dict[str, Fixture]]:
+    """Every answer the engine gave and every position it errored on: under any base for a
+    fixed-rules engine (they are the same under all), otherwise under ``search``'s base."""
+    if not evidence.fixed_rules:
+        return dict(search.observed), dict(search.errored)
+    answers: dict[str, Observed] = {}
+    errors: dict[str, Fixture] = {}
+    for seen in evidence.bases.values():
+        answers.update(seen.observed)
+        errors.update(seen.errored)
+    return answers, errors
 
 
 def _origin(base: str) -> str:

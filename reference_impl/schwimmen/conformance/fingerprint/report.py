@@ -161,7 +161,7 @@ def tally(e: Explanation) -> dict[str, int]:
         "judged_with_changes": e.judged_after,
         "agree_with_changes": e.agreement,
         "idle_with_changes": len(e.idle),
-        "failed_with_changes": len(e.unexplained),
+        "failed_with_changes": len(e.unexplained) + len(e.added_failed),
         "errored_with_changes": len(e.errored),
         "out_of_judgement": len(e.dropped),
     }
@@ -193,9 +193,9 @@ def _field(path: str) -> str:
     return ".".join(p for p in parts if not re.fullmatch(r"P\d+", p))
 
 
-def _group_line(group: Mapping[str, Any]) -> str:
+def _group_line(group: Mapping[str, Any], unit: str = "case") -> str:
     ids = group["fixtures"]
-    where = f"in {_count(len(ids), 'case')}: {_ids(ids)}"
+    where = f"in {_count(len(ids), unit)}: {_ids(ids)}"
     if group["kind"] == "errored":
         return f"  the engine errored ({_clip(str(group['example']['actual']))}), {where}"
     ex = group["example"]
@@ -285,6 +285,12 @@ def text(found: Fingerprint, catalog: Catalog) -> str:
             f"{t['out_of_judgement']} out of judgement"
             + (f": {_ids(best.dropped)}" if best.dropped else "")
         )
+    if best.added:
+        failing = f", {len(best.added_failed)} failing: {_ids(best.added_failed)}"
+        lines.append(
+            f"  {len(best.added)} judged only with the changes (their cases need them): "
+            f"{_ids(best.added)}" + (failing if best.added_failed else "")
+        )
     for u in best.undecided:
         lines.append(f"  cannot tell {_changes_text(u.changes)}: {u.reason}")
     if best.refused:
@@ -300,6 +306,13 @@ def text(found: Fingerprint, catalog: Catalog) -> str:
             "failures no parameter explains, by what differs (rules the suite cannot yet express):"
         )
         lines += [_group_line(g) for g in found_groups]
+    replayed = groups(best.replayed_differences)
+    if replayed:
+        lines.append(
+            "positions no case judges with the changes, replayed on the reference with them, "
+            "where the engine answers otherwise (rules the suite cannot yet express there):"
+        )
+        lines += [_group_line(g, "position") for g in replayed]
     if found.tied:
         names = ", ".join(e.base for e in found.tied)
         lines.append(f"as good (the suite cannot tell them apart): {names}")
@@ -374,7 +387,10 @@ def _explanation_json(e: Explanation, catalog: Catalog | None) -> dict[str, Any]
         ],
         "idle": list(e.idle),
         "out_of_judgement": list(e.dropped),
+        "judged_only_with_changes": list(e.added),
+        "failed_only_with_changes": list(e.added_failed),
         "unexpressed": groups(e.differences),
+        "unexpressed_replayed": groups(e.replayed_differences),
         "searched_fully": not e.stopped,
     }
     if catalog is not None:

@@ -163,11 +163,19 @@ class Explanation:
     # weighed under it (analysis.explain weighs the closest few; None: not weighed)
     searched_ruleset: Ruleset | None = field(default=None, compare=False, repr=False)
     weighed: Weighed | None = None
+    # of the positions no case judges with the claimed changes, those the reference
+    # replays otherwise than the engine answered, and how (the closest only)
+    replayed_differences: tuple[Difference, ...] = ()
+    # answers to fixtures no case of the base judges and a case with the claimed changes
+    # does (its only cases need them), judged: all of them, and those failing
+    added: tuple[str, ...] = ()
+    added_failed: tuple[str, ...] = ()
 
     @property
     def judged_after(self) -> int:
-        """Fixtures judged with the changes (agreeing, idle or not, and disagreeing)."""
-        return self.agreement + len(self.idle) + len(self.unexplained)
+        """Fixtures judged with the changes (agreeing, idle or not, and disagreeing, and
+        those only the changes give a case)."""
+        return self.agreement + len(self.idle) + len(self.unexplained) + len(self.added)
 
     @property
     def changes(self) -> dict[str, Any]:
@@ -872,6 +880,67 @@ class Search:
                 return False
         return True
 
+    def added(
+        self, ruleset: Ruleset, answers: Mapping[str, Observed]
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The answers to fixtures no case of the base judges that a case of ``ruleset``
+        (the base with the claimed changes) does, and of them those failing: a house rule
+        of the claimed changes judges them too, so the re-judged tally must."""
+        judged, failed = [], []
+        for fid in sorted(set(answers) - set(self.observed)):
+            seen = answers[fid]
+            case = seen.fixture.applicable_case(ruleset)
+            if case is None:
+                continue
+            judged.append(fid)
+            if not self._passes(seen, case, ruleset):
+                failed.append(fid)
+        return tuple(judged), tuple(failed)
+
+    def replayed_differences(
+        self, ruleset: Ruleset, answers: Mapping[str, Observed], errors: Mapping[str, Fixture]
+    ) -> tuple[Difference, ...]:
+        """How the engine's answers differ from the reference replaying ``ruleset`` on the
+        positions no case of it judges: the first field where a case of the fixture
+        finds the engine's answer wrong and the reference's not so, with both values.
+        Grouped, these are the rules the engine plays that no case looks at with these
+        changes (knack's deal passing to the right, seen where passing is forbidden)."""
+        weighed = self.weigh(ruleset, answers, errors)
+        out = []
+        for fid in sorted(weighed.disagree & weighed.replayed):
+            found = self._replayed_difference(answers[fid], ruleset)
+            if found is not None:
+                out.append(found)
+        return tuple(out)
+
+    def _replayed_difference(self, seen: Observed, ruleset: Ruleset) -> Difference | None:
+        from schwimmen.engine.adapter import run_case
+
+        fixture = seen.fixture
+        try:
+            theirs = run_case(fixture.request(ruleset))
+        except Exception:  # the reference cannot play it
+            return None
+        mine = {"status": "ok", "outcome": seen.outcome}
+        for case in fixture.cases:
+            a = judge(fixture, case, ruleset, mine, self.not_reported)
+            b = judge(fixture, case, ruleset, theirs, self.not_reported)
+            said = _said_all(b)
+            at = {m.path: m.actual for m in b.mismatches}
+            for m in a.mismatches:
+                if (m.path, _said_all_one(m)) in said:
+                    continue
+                expected = at.get(m.path, m.expected)
+                return Difference(
+                    fixture.id, m.path, _plain(expected), _plain(m.actual), _kind(m)
+                )
+            for m in b.mismatches:  # the engine meets the case where the reference does not
+                if m.path not in {x.path for x in a.mismatches}:
+                    return Difference(
+                        fixture.id, m.path, _plain(m.actual), _plain(m.expected), "other value"
+                    )
+        return None
+
     def shown_by(self, final: Scored, without: Scored) -> tuple[str, ...]:
         """The fixtures that fail without the changes and pass with them, by what the
         engine did (an idle pass shows nothing). A change is claimed only when these
@@ -1110,9 +1179,25 @@ def _polish_order(scored: Scored) -> tuple[int, int, tuple[int, int]]:
 
 def _said_all(result: Any) -> frozenset[tuple[str, str]]:
     """Where a case finds an answer wrong, and what the answer says there."""
+    return frozenset((m.path, _said_all_one(m)) for m in result.mismatches)
+
+
+def _said_all_one(mismatch: Any) -> str:
+    """What an answer says where a case finds it wrong, a whole number written alike
+    whether it came as 19 or 19.0 (JSON does not tell them apart)."""
     from schwimmen.conformance.compare import show
 
-    return frozenset((m.path, show(m.actual)) for m in result.mismatches)
+    return show(_whole(mismatch.actual))
+
+
+def _whole(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Mapping):
+        return {k: _whole(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_whole(v) for v in value]
+    return value
 
 
 def _accepted(step: Any) -> bool:
