@@ -23,6 +23,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from schwimmen.cli.console import print_table, whole
 from schwimmen.spec.printable import printable
 
 HEADER_STYLE = "bold"
@@ -124,7 +125,7 @@ def _wrapped(
     if size <= room and "\n" not in text and "\t" not in text:
         parts = [text + " " * (room - size)]  # what wrapping a text that fits gives
     else:
-        lines = Text(text).wrap(
+        wrapped = Text(text).wrap(
             console,
             room,
             justify="left",
@@ -132,14 +133,12 @@ def _wrapped(
             tab_size=console.tab_size,
             no_wrap=no_wrap,
         )
-        parts = [line.plain for line in lines]
+        parts = [line.plain for line in wrapped]
     return [" " * left + part + " " * right for part in parts]
 
 
 def print_grid(console: Console, columns: Sequence[Column], rows: Sequence[Sequence[str]]) -> None:
     """Print the table whole (see :func:`schwimmen.cli.console.print_table`)."""
-    from schwimmen.cli.console import print_table, whole
-
     with whole(console):
         text = lines(console, columns, rows)
         if text is not None:
