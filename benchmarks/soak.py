@@ -210,14 +210,34 @@ def _lockstep_replays(rules: Any, rounds: int, seed: int, deadline: float) -> in
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=10_000)
-    parser.add_argument("--checked", type=int, default=300)
-    parser.add_argument("--rounds", type=int, default=2_000)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--ruleset", action="append")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--matches", type=int, default=10_000, help="simulated matches (part 1; default 10000)"
+    )
+    parser.add_argument(
+        "--checked", type=int, default=300, help="checked matches (part 2; default 300)"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=2_000, help="differential rounds (part 3; default 2000)"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=2, help="compositions soaked at once (default 2)"
+    )
+    parser.add_argument(
+        "--ruleset",
+        action="append",
+        metavar="COMPOSITION",
+        help="only this composition (repeatable; default every shipped one)",
+    )
     parser.add_argument("--first", type=int, default=0, help="number of the first match")
-    parser.add_argument("--bot", choices=["auto", "greedy", "random"], default="auto")
+    parser.add_argument(
+        "--bot",
+        choices=["auto", "greedy", "random"],
+        default="auto",
+        help="who plays (default auto: see above); each line names the bot",
+    )
     parser.add_argument(
         "--budget", type=float, default=120.0, help="seconds per composition (default 120)"
     )

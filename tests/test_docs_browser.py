@@ -724,7 +724,9 @@ def _answer(driver: Any, answers: dict[str, str]) -> None:
     """Click the answers on the page, after clearing any earlier ones."""
     from selenium.webdriver.common.by import By
 
-    driver.find_element(By.CSS_SELECTOR, ".sw-finder__clear").click()
+    clear = driver.find_element(By.CSS_SELECTOR, ".sw-finder__clear")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", clear)
+    clear.click()
     for question, answer in answers.items():
         box = driver.find_element(By.CSS_SELECTOR, f'fieldset[data-question="{question}"]')
         if box.is_displayed():
@@ -858,3 +860,104 @@ def test_finder_offers_a_house_rule_that_validates(
     assert _severe(driver) == []
     assert _foreign_resources(driver, base_url) == []
     driver.save_screenshot(str(screenshots / "finder-house-rule-desktop-1280x900.png"))
+
+
+# The admonition's look the theme gives a box written in Markdown (the statistics page's
+# "!!! info"), which a clash message must share; only the colour tells the kinds apart.
+_ADMONITION_LOOK = (
+    "border-top-style",
+    "border-top-width",
+    "border-left-width",
+    "border-top-left-radius",
+    "padding-left",
+    "font-size",
+    "background-color",
+)
+
+
+def _style(driver: Any, element: Any, names: tuple[str, ...]) -> dict[str, str]:
+    style: dict[str, str] = driver.execute_script(
+        "const s = getComputedStyle(arguments[0]);"
+        "return Object.fromEntries(arguments[1].map(n => [n, s.getPropertyValue(n)]));",
+        element,
+        list(names),
+    )
+    return style
+
+
+def _clashes(data: dict[str, Any]) -> dict[str, tuple[str, dict[str, str]]]:
+    """For each kind of clash the page knows (refused, suspected), the first ruleset and
+    one or two answers that make it."""
+    from itertools import combinations
+
+    from schwimmen.docsgen import finder
+
+    options = [
+        (q["id"], a["id"]) for q in data["questions"] if not q["decides_game"] for a in q["answers"]
+    ]
+    sets = [dict([o]) for o in options]
+    sets += [dict([a, b]) for a, b in combinations(options, 2) if a[0] != b[0]]
+    found: dict[str, tuple[str, dict[str, str]]] = {}
+    for ruleset in data["rulesets"]:
+        for answers in sets:
+            clash = finder.clash(data, ruleset["id"], answers)
+            if clash is not None and clash.kind not in found:
+                found[clash.kind] = (ruleset["id"], answers)
+    return found
+
+
+@pytest.mark.parametrize("page", ["finder", "finder-de"])
+def test_finder_shows_a_clash_as_the_themes_admonition(
+    driver: Any, base_url: str, screenshots: Path, page: str
+) -> None:
+    """Where the contradiction table refuses the house rule the answers make, the page says
+    so in a failure admonition and offers no file; where it only suspects it, in a warning
+    admonition above the file. Both have the theme's admonition look (the same border,
+    corners, padding and type size as a Markdown "!!! info" box on the statistics page) in
+    the colour of their kind, and say what ``clash_text`` says, in the page's language."""
+    from selenium.webdriver.common.by import By
+
+    from schwimmen.docsgen import finder
+
+    _viewport(driver, DESKTOP, mobile=False)
+    _open(driver, base_url + PAGES["statistics"])
+    info = driver.find_element(By.CSS_SELECTOR, "article .admonition.info")
+    look = _style(driver, info, _ADMONITION_LOOK)
+    info_colour = _style(driver, info, ("border-top-color",))
+    assert look["border-top-style"] == "solid" and look["border-top-width"] != "0px"
+
+    lang = "de" if page.endswith("-de") else "en"
+    _open(driver, base_url + PAGES[page])
+    driver.get_log("browser")
+    data = _finder_data(driver)
+    clashes = _clashes(data)
+    assert "refused" in clashes, "no answers make a combination the table refuses"
+    colours: dict[str, str] = {}
+    for kind, (rid, answers) in clashes.items():
+        _answer(driver, answers)
+        driver.execute_script(
+            "document.querySelector(arguments[0]).click()",
+            f'.sw-finder__pick[data-ruleset="{rid}"]',
+        )
+        shown = driver.find_element(By.CSS_SELECTOR, ".sw-finder__nearest")
+        assert shown.get_attribute("data-ruleset") == rid
+        boxes = driver.find_elements(By.CSS_SELECTOR, ".sw-finder__result .admonition")
+        assert len(boxes) == 1, (kind, rid, answers)
+        box = boxes[0]
+        theme_kind = {"refused": "failure", "suspected": "warning"}[kind]
+        assert set((box.get_attribute("class") or "").split()) >= {
+            "admonition",
+            theme_kind,
+            f"sw-finder__{kind}",
+        }
+        found = finder.clash(data, rid, answers)
+        assert found is not None
+        assert box.get_attribute("textContent") == finder.clash_text(data, rid, found, lang)
+        assert _style(driver, box, _ADMONITION_LOOK) == look, kind
+        colours[kind] = _style(driver, box, ("border-top-color",))["border-top-color"]
+        offered = driver.find_elements(By.CSS_SELECTOR, ".sw-finder__yaml")
+        assert bool(offered) == (kind == "suspected"), kind
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+        driver.save_screenshot(str(screenshots / f"{page}-{kind}-desktop-1280x900.png"))
+    assert len({*colours.values(), info_colour["border-top-color"]}) == len(colours) + 1, colours
+    assert _severe(driver) == []

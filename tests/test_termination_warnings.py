@@ -6,6 +6,7 @@ fails. The wording is a suspicion's ("this may never end"), never a finding's.""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -156,6 +157,41 @@ def test_validate_and_show_print_the_warning_and_exit_0_strict_fails(
     shown: dict[str, Any] = json.loads(capsys.readouterr().out)
     assert [w["line"] for w in shown["warnings"]] == [at[first]]
     assert set(suspect.parameters) <= set(shown["warnings"][0]["parameters"])
+
+
+def test_serve_play_prints_the_warning_to_stderr_and_serves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``serve --play`` plays a suspected composition, whether given as a house rule or as
+    ``--set`` changes, and says so on stderr as ``show`` does; stdout stays the protocol's.
+    A composition nobody suspects gets no such line."""
+    suspect = _suspect()
+    text, at = _house_rule(suspect)
+    path = tmp_path / "suspected-rule.yaml"
+    path.write_text(text, encoding="utf-8")
+    first = suspect.changes[0][0]
+    sets = [a for p, v in suspect.changes for a in ("--set", f"{p}={json.dumps(v)}")]
+
+    def serve(*args: str) -> tuple[str, str]:
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
+        assert main(["serve", "--play", *args]) == 0
+        captured = capsys.readouterr()
+        return captured.out, captured.err
+
+    out, err = serve(f"{suspect.base}+{path}")
+    assert out == ""
+    assert main(["show", f"{suspect.base}+{path}"]) == 0
+    assert err == capsys.readouterr().err
+    assert err.startswith(f"{path}:{at[first]}:") and "warning:" in err
+    assert all(p in err for p in suspect.parameters) and "may never end" in err
+
+    out, err = serve(suspect.base, *sets)
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("<changes ") and "warning:" in lines[0]
+    assert all(p in lines[0] for p in suspect.parameters)
+
+    assert serve(suspect.base) == ("", "")
 
 
 def test_a_refusal_stays_an_error() -> None:

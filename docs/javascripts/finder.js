@@ -378,11 +378,18 @@
     out.appendChild(list);
   };
 
+  // A clash is shown as the theme's admonition (mkdocs-material, the look of "!!! failure"
+  // and "!!! warning" with the title removed): a refusal as a failure, a suspicion as a
+  // warning, so that it reads as the site's other cautions do.
+  var ADMONITION = { refused: "failure", suspected: "warning" };
+
   Widget.prototype.showHouseRule = function (out, rid, title) {
     var found = this.finder.clash(rid, this.answers);
     if (found) {
-      out.appendChild(el("p", { class: "sw-finder__" + found.kind, role: "note",
-        text: this.finder.clashText(rid, found, this.lang) }));
+      out.appendChild(el("div", {
+        class: "admonition " + ADMONITION[found.kind] + " sw-finder__clash sw-finder__" + found.kind,
+        role: "note",
+      }, [el("p", { text: this.finder.clashText(rid, found, this.lang) })]));
     }
     var text = this.finder.houseRuleYaml(rid, this.answers, this.lang);
     if (text === null) return;

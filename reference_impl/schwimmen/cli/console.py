@@ -32,7 +32,7 @@ class PrintableConsole(Console):
         if len(tables) != len(objects) or not tables:
             super().print(*objects, **kwargs)
             return
-        with _whole(self, tables):
+        with whole(self, tables):
             super().print(*objects, **kwargs)
 
     def render_str(self, text: str, **kwargs: Any) -> Text:
@@ -63,12 +63,12 @@ def print_table(console: Console, table: Table) -> None:
     """Print ``table`` whole where the output is no terminal (a pipe, a file): as wide as
     it needs instead of the 80 columns a terminal without a size gets, so no ruleset id is
     cut to ``pagat+…`` for a script or a log. ``COLUMNS`` still sets the width."""
-    with _whole(console, [table]):
+    with whole(console, [table]):
         Console.print(console, table)
 
 
 @contextmanager
-def _whole(console: Console, tables: Sequence[Table]) -> Iterator[None]:
+def whole(console: Console, tables: Sequence[Table] = ()) -> Iterator[None]:
     """While printing ``tables`` to no terminal, the console is wide enough for them (a
     table takes only the width it needs); then it is as it was, so that a panel or a
     line printed next still fits the width it had."""

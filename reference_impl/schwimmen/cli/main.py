@@ -208,6 +208,9 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    """A suspected composition is played as the loader admits it, and its warning goes to
+    stderr in ``validate``'s and ``show``'s words: stdout is the protocol's."""
+    from schwimmen.cli.spec_commands import warning_lines
     from schwimmen.protocol.server import main as serve
 
     if args.play is None:
@@ -223,6 +226,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except SpecErrors as exc:
         _report_spec_errors(exc)
         return 2
+    for line in warning_lines(played.warnings):
+        print(line, file=sys.stderr)
     name = f"schwimmen-reference playing {played.id}"
     return serve(played.values(), name, played.id, args.fixed_rules)
 

@@ -15,11 +15,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-from schwimmen.cli import lang
-from schwimmen.cli.console import print_table
+from schwimmen.cli import grid, lang
 from schwimmen.engine.hands import HandKind, HandValue, value_forms
 from schwimmen.engine.handscore import Score, ruleset_names, score
 from schwimmen.protocol.cards import SUIT_SYMBOL, Card, CardError, seat_name, text
@@ -177,20 +174,20 @@ def print_text(
 ) -> None:
     """The table; the ruleset names whole even where the output is no terminal."""
     several = len(hands) > 1
-    table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
-    table.add_column(w.calc("ruleset", "ruleset"), style="cyan", no_wrap=True)
+    columns = [grid.Column(w.calc("ruleset", "ruleset"), style="cyan", no_wrap=True)]
     for i, hand in enumerate(hands):
         cards = " ".join(lang.pretty(c, w.language) for c in hand)
-        table.add_column(f"{seat_name(i)} {cards}" if several else cards)
+        columns.append(grid.Column(f"{seat_name(i)} {cards}" if several else cards))
     if several:
-        table.add_column(w.calc("loses", "loses"))
+        columns.append(grid.Column(w.calc("loses", "loses")))
     not_a_hand = w.calc("not-a-hand", NOT_A_HAND)
+    rows = []
     for name, result in zip(names, results, strict=True):
         cells = [not_a_hand if v is None else value_text(v, w) for v in result.values]
         if several:
             cells.append(_losers_text(result, w))
-        table.add_row(escape(name), *(escape(c) for c in cells))
-    print_table(console, table)
+        rows.append([name, *cells])
+    grid.print_grid(console, columns, rows)
 
 
 def run(args: argparse.Namespace, console: Console, catalog: Catalog) -> int:
