@@ -7,7 +7,6 @@ the same values as typed objects for the engine.
 
 from __future__ import annotations
 
-import copyreg
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -164,19 +163,6 @@ class Ruleset:
 
     def values(self) -> dict[str, Any]:
         return {k: thaw(s.value) for k, s in self.settings.items()}
-
-
-def _frozen_mapping(items: dict[str, Any]) -> Mapping[str, Any]:
-    return MappingProxyType(items)
-
-
-def _reduce_frozen(mapping: MappingProxyType[str, Any]) -> tuple[Any, tuple[dict[str, Any]]]:
-    return (_frozen_mapping, (dict(mapping),))
-
-
-# A frozen mapping pickles as the plain mapping it wraps, wrapped again on the other side,
-# so that a Ruleset crosses to another process (the fingerprint explains bases in parallel).
-copyreg.pickle(MappingProxyType, _reduce_frozen)
 
 
 def freeze(value: Any) -> Any:

@@ -71,9 +71,13 @@ the base that leaves the fewest failures unexplained with the fewest changes.
    on the same answers, and a base under which fewer than half as many fixtures are
    judged as under the base judging most is ranked after all others: a base cannot win
    by having its cases skipped (``scat`` on 9 judged cases, when ``rules-page`` judged
-   146). The likeliest bases are searched first; once one (judging enough) explains
-   everything with k changes, the others are searched only as far as k changes, since
-   they cannot do better.
+   146). Every ruleset is first searched quickly (one greedy pass that looks no step
+   ahead), then the house rules of the closest ``ORIGINS`` rulesets as bases of their
+   own, and the closest ``SEARCHED`` of all these in full (one after another: once one,
+   judging enough, explains everything with k changes, the others are searched only as
+   far as k changes, since they cannot do better). The house rules of the other
+   rulesets are judged as they are, not searched: with changes they would only be
+   their ruleset with changes, which came out further away.
 
    The cases alone cannot choose between two rulesets whose changes each take the
    failing cases out of judgement (the suite has no case for the value there): knack,
@@ -135,6 +139,8 @@ from schwimmen.spec.loader import SEPARATOR, Catalog
 from schwimmen.spec.model import Ruleset
 
 WEIGHED = 4  # explanations weighed on every answer (_weighed)
+ORIGINS = 3  # rulesets whose house rules are searched as bases too (the closest quickly)
+SEARCHED = 8  # bases searched in full, the closest after a quick search
 
 __all__ = [
     "Change",
@@ -194,12 +200,11 @@ def fingerprint(
     ``fixed_rules`` when it plays the same whatever the request names), within
     ``budget`` seconds, then explain what it answered."""
     seen = observe(catalog, options, bases, implementation, budget, progress, fixed_rules)
-    return explain(catalog, seen, options.jobs)
+    return explain(catalog, seen)
 
 
-def explain(catalog: Catalog, evidence: Evidence, jobs: int = 1) -> Fingerprint:
-    """The explanations of ``evidence``, closest first (see the module docstring); the
-    bases are searched in ``jobs`` processes."""
+def explain(catalog: Catalog, evidence: Evidence) -> Fingerprint:
+    """The explanations of ``evidence``, closest first (see the module docstring)."""
     started = time.perf_counter()
     found: list[Explanation] = []
     if evidence.problem is None:
@@ -210,18 +215,20 @@ def explain(catalog: Catalog, evidence: Evidence, jobs: int = 1) -> Fingerprint:
         order = sorted(
             by_base.values(), key=lambda s: (2 * len(s.observed) < most, *s.start_rank(), s.base)
         )
-        if jobs > 1 and len(order) > 1:
-            found = _in_processes(searches, [s.base for s in order], jobs)
-        else:
-            limit: int | None = None
-            for one in order:
-                explanation = one.run(limit)
-                found.append(explanation)
-                if explanation.rank()[0] == 0 and 2 * len(one.observed) >= most:
-                    k = explanation.complexity
-                    limit = k if limit is None else min(limit, k)
-        most = max((e.judged_after for e in found), default=0)
-        found.sort(key=lambda e: (2 * e.judged_after < most, *e.rank(), e.base))
+        bases = [s.base for s in order]
+        rulesets = [b for b in bases if _origin(b) == b or _origin(b) not in by_base]
+        quick = _explained(searches, rulesets, thorough=False)
+        near = {_origin(e.base) for e in _top(quick, ORIGINS)}
+        more = [b for b in bases if b not in rulesets and _origin(b) in near]
+        quick += _explained(searches, more, thorough=False)
+        ranked = _top(quick, len(quick))
+        chosen = {e.base for e in _top(quick, SEARCHED)}
+        found = _explained(searches, [b for b in bases if b in chosen], thorough=True)
+        found += [replace(e, stopped=True) for e in ranked if e.base not in chosen]
+        found = _top(found, len(found))
+        found += [
+            searches.search(b).unsearched() for b in bases if b not in rulesets and b not in more
+        ]
         found = _weighed(found, by_base, evidence)
         if found:
             found[0] = _closest(found[0], by_base[found[0].base], evidence)
@@ -246,37 +253,51 @@ class _Searches:
         self.evidence = evidence
         self.vocabulary = Vocabulary.of(catalog)
         self.memo = Memo() if evidence.fixed_rules else None
+        self.made: dict[str, Search] = {}
 
     def search(self, base: str) -> Search:
-        seen = self.evidence.bases[base]
-        memo = self.memo if self.memo is not None else Memo()
-        not_reported = self.evidence.not_reported
-        return Search(self.catalog, base, seen, not_reported, self.vocabulary, memo)
+        """The search on ``base``, made once (its caches serve the quick search, the full
+        one and the weighing)."""
+        if base not in self.made:
+            seen = self.evidence.bases[base]
+            memo = self.memo if self.memo is not None else Memo()
+            not_reported = self.evidence.not_reported
+            made = Search(self.catalog, base, seen, not_reported, self.vocabulary, memo)
+            self.made[base] = made
+        return self.made[base]
 
 
-_WORKER: _Searches | None = None
+def _top(found: Sequence[Explanation], count: int) -> list[Explanation]:
+    """The ``count`` closest of ``found`` by their cases (and those tying with the last),
+    a base judging fewer than half as many cases as the best-covered one last."""
+    most = max((e.judged_after for e in found), default=0)
+    ranked = sorted(found, key=lambda e: (2 * e.judged_after < most, *e.rank(), e.base))
+    cut = min(count, len(ranked))
+    while cut < len(ranked) and ranked[cut].rank() == ranked[cut - 1].rank():
+        cut += 1
+    return ranked[:cut]
 
 
-def _start_worker(searches: _Searches) -> None:
-    global _WORKER
-    _WORKER = searches
-
-
-def _run_in_worker(base: str) -> Explanation:
-    assert _WORKER is not None
-    return _WORKER.search(base).run()
-
-
-def _in_processes(searches: _Searches, bases: Sequence[str], jobs: int) -> list[Explanation]:
-    """Each base searched in full in one of ``jobs`` processes (a search is pure
-    reasoning over the answers, with replays on the reference). Searched one after
-    another, a base stops early once another explained everything with fewer changes;
-    in parallel each is searched in full, which costs more but cannot put it before
-    that other by its cases."""
-    from concurrent.futures import ProcessPoolExecutor  # only a parallel run needs it
-
-    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(searches,)) as pool:
-        return list(pool.map(_run_in_worker, bases))
+def _explained(searches: _Searches, bases: Sequence[str], thorough: bool) -> list[Explanation]:
+    """Each of ``bases`` searched (``thorough``: in full, else quickly), one after
+    another: a full search stops early on a base once another explained everything with
+    fewer changes, since it cannot come closer by its cases. (In several processes the
+    searches share none of what they work out on the same answers, and took half as
+    much again of the processor as one after another.)"""
+    found: list[Explanation] = []
+    limit: int | None = None
+    most = max((len(searches.evidence.bases[b].observed) for b in bases), default=0)
+    for base in bases:
+        search = searches.search(base)
+        if not thorough:
+            found.append(search.quick())
+            continue
+        explanation = search.run(limit)
+        found.append(explanation)
+        if explanation.rank()[0] == 0 and 2 * len(search.observed) >= most:
+            k = explanation.complexity
+            limit = k if limit is None else min(limit, k)
+    return found
 
 
 def _weighed(

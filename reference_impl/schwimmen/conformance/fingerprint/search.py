@@ -311,6 +311,7 @@ class Memo:
     verdicts: dict[tuple[str, int], bool] = field(default_factory=dict)
     idle: dict[tuple[str, int], bool] = field(default_factory=dict)
     replays: dict[tuple[str, str], bool | None] = field(default_factory=dict)
+    fits: dict[tuple[str, tuple[Any, ...]], bool] = field(default_factory=dict)
 
 
 class Search:
@@ -348,6 +349,14 @@ class Search:
             for param in sorted({p for c in seen.fixture.cases for p in c.where}):
                 self.naming.setdefault(param, []).append(fid)
         self._failing: dict[tuple[str, int], frozenset[str]] = {}
+        # a fixture's verdict depends on the changed values of the parameters its cases
+        # name, and on nothing else the changes touch: worked out once per such values
+        self._names = {
+            fid: frozenset(p for c in seen.fixture.cases for p in c.where)
+            for fid, seen in self.observed.items()
+        }
+        self._fixture_verdicts: dict[tuple[str, tuple[tuple[str, str], ...]], bool | None] = {}
+        self._fits = memo.fits
         self._holds = memo.holds
         self._verdicts = memo.verdicts
         self._mutants: dict[Delta, Ruleset | SpecErrors] = {}
@@ -410,7 +419,20 @@ class Search:
         leaves fewer than half of them is no deviation from the base but another game
         (a pack of four-card hands that fits none of its positions), and is not scored."""
         seen = [o.fixture for o in self.observed.values()] + list(self.errored.values())
-        return frozenset(f.id for f in seen if f.fits(ruleset) is None)
+        rules = ruleset.rules
+        pack = (rules.cards.ranks, rules.cards.suits, rules.cards.hand_size)
+        table = (rules.cards.middle_size, rules.turns.move, rules.dealing.procedure)
+        match = (rules.match.series, rules.players.min, rules.players.max)
+        what = (*pack, *table, *match)  # all that Fixture.fits reads
+        out = []
+        for fixture in seen:
+            memo = (fixture.id, what)
+            fits = self._fits.get(memo)
+            if fits is None:
+                fits = self._fits[memo] = fixture.fits(ruleset) is None
+            if fits:
+                out.append(fixture.id)
+        return frozenset(out)
 
     def estimate(self, delta: Delta) -> tuple[int, int]:
         """The quality of ``base+delta`` without resolving it: the changed values laid
@@ -436,17 +458,27 @@ class Search:
             affected: Iterable[str] = self.observed
         else:
             affected = {fid for p in changed for fid in self.naming.get(p, ())}
-        agree, disagree = set(self.start.agree), set(self.start.disagree)
+        agree: set[str] = set()
+        disagree: set[str] = set()
+        keys = changed.keys()
+        memos = self._fixture_verdicts
         for fid in affected:
-            agree.discard(fid)
-            disagree.discard(fid)
             if fitting is not None and fid not in fitting:
                 continue
-            fixture = self.observed[fid].fixture
-            case = next((c for c in fixture.cases if self._applies(fid, c, changed)), None)
-            if case is not None:
-                (agree if self.agrees(fixture, case) else disagree).add(fid)
-        return frozenset(agree), frozenset(disagree)
+            memo = (fid, tuple(sorted((p, changed[p][0]) for p in self._names[fid] & keys)))
+            if memo in memos:
+                verdict = memos[memo]
+            else:
+                fixture = self.observed[fid].fixture
+                case = next((c for c in fixture.cases if self._applies(fid, c, changed)), None)
+                verdict = memos[memo] = None if case is None else self.agrees(fixture, case)
+            if verdict is not None:
+                (agree if verdict else disagree).add(fid)
+        touched = frozenset(affected)
+        return (
+            (self.start.agree - touched) | agree,
+            (self.start.disagree - touched) | disagree,
+        )
 
     def _applies(self, fid: str, case: Case, changed: Changed) -> bool:
         """Does ``case`` apply with ``changed`` laid over the base's values? What holds
@@ -613,6 +645,16 @@ class Search:
         )
 
     # -- the search
+    def unsearched(self) -> Explanation:
+        """The base judged as it is, not searched (its ruleset, searched, came out far)."""
+        return self._explanation(self.start, [], stopped=True)
+
+    def quick(self) -> Explanation:
+        """A first, cheaper explanation: one greedy search that looks no step further
+        and is not polished or run again. It ranks the bases, so that the full search
+        (:meth:`run`) is spent on those that can come closest."""
+        return self._run_once(None, thorough=False)
+
     def run(self, limit: int | None = None) -> Explanation:
         """The best explanation on this base. With ``limit``, the search stops once it has
         that many changes (house rules of the base included) and still something to
@@ -634,7 +676,7 @@ class Search:
             found = replace(found, undecided=_merge(undecided, found.undecided))
         return found
 
-    def _run_once(self, limit: int | None) -> Explanation:
+    def _run_once(self, limit: int | None, thorough: bool = True) -> Explanation:
         current = self.start
         steps: list[tuple[Delta, list[Scored]]] = []  # what each step set; its equals
         stopped = False
@@ -646,7 +688,7 @@ class Search:
                 stopped = True
                 break
             # The last change it may make must explain everything, or it cannot win.
-            better = self.step(current, clear=left == 1)
+            better = self.step(current, clear=left == 1, ahead=thorough)
             if not better:
                 stopped = left == 1
                 break
@@ -660,7 +702,8 @@ class Search:
             ]
             steps.append((tuple(d for d in best.delta if d not in current.delta), equals))
             current = best
-        return self._explanation(self._polished(self._pruned(current)), steps, stopped)
+        final = self._pruned(current)
+        return self._explanation(self._polished(final) if thorough else final, steps, stopped)
 
     def step(self, current: Scored, clear: bool = False, ahead: bool = True) -> list[Scored]:
         """The candidates that improve on ``current``: those that explain a failure, or
@@ -931,9 +974,7 @@ class Search:
                 if (m.path, _said_all_one(m)) in said:
                     continue
                 expected = at.get(m.path, m.expected)
-                return Difference(
-                    fixture.id, m.path, _plain(expected), _plain(m.actual), _kind(m)
-                )
+                return Difference(fixture.id, m.path, _plain(expected), _plain(m.actual), _kind(m))
             for m in b.mismatches:  # the engine meets the case where the reference does not
                 if m.path not in {x.path for x in a.mismatches}:
                     return Difference(
