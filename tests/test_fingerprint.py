@@ -103,11 +103,14 @@ def test_a_house_rule_is_named_as_its_composition_under_the_default_bases(
 
 @pytest.mark.slow
 def test_random_mutants_are_named_exactly_or_counted_apart(catalog: Catalog) -> None:
-    trials = sample(mutant_trials(catalog, SEED, 1, 0), 3, SEED)
-    trials += sample(mutant_trials(catalog, SEED, 0, 1), 2, SEED)
+    """Whatever the verdict, no claim is false (``_fingerprint``: not the ruleset, a
+    house rule or a value the mutant does not play, unless the mutant's value is among
+    those named with it as the cases cannot tell them apart)."""
+    trials = sample(mutant_trials(catalog, SEED, 1, 0), 5, SEED)
+    trials += sample(mutant_trials(catalog, SEED, 0, 1), 4, SEED)
     results = {t.label: _fingerprint(catalog, t) for t in trials}
     assert MISS not in results.values(), results
-    assert Counter(results.values())[HIT] + Counter(results.values())[CANNOT_TELL] >= 3, results
+    assert Counter(results.values())[HIT] + Counter(results.values())[CANNOT_TELL] >= 4, results
     assert Counter(results.values())[HIT] >= 1, results
 
 
