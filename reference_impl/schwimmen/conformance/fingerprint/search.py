@@ -557,7 +557,7 @@ class Search:
             return Difference(fid, "", None, result.message, "errored")
         first = result.mismatches[0]
         expected, actual = _plain(first.expected), _plain(first.actual)
-        return Difference(fid, first.path, expected, actual, _kind(first))
+        return Difference(fid, first.path, expected, actual, _kind(first.expected, first.actual))
 
     # -- candidates
     def hints(
@@ -971,14 +971,16 @@ class Search:
             said = _said_all(b)
             at = {m.path: m.actual for m in b.mismatches}
             for m in a.mismatches:
-                if (m.path, _said_all_one(m)) in said:
+                if (m.path, _said_one(m)) in said:
                     continue
                 expected = at.get(m.path, m.expected)
-                return Difference(fixture.id, m.path, _plain(expected), _plain(m.actual), _kind(m))
+                kind = _kind(expected, m.actual)
+                return Difference(fixture.id, m.path, _plain(expected), _plain(m.actual), kind)
             for m in b.mismatches:  # the engine meets the case where the reference does not
                 if m.path not in {x.path for x in a.mismatches}:
+                    kind = _kind(m.actual, m.expected)
                     return Difference(
-                        fixture.id, m.path, _plain(m.actual), _plain(m.expected), "other value"
+                        fixture.id, m.path, _plain(m.actual), _plain(m.expected), kind
                     )
         return None
 
@@ -1220,10 +1222,10 @@ def _polish_order(scored: Scored) -> tuple[int, int, tuple[int, int]]:
 
 def _said_all(result: Any) -> frozenset[tuple[str, str]]:
     """Where a case finds an answer wrong, and what the answer says there."""
-    return frozenset((m.path, _said_all_one(m)) for m in result.mismatches)
+    return frozenset((m.path, _said_one(m)) for m in result.mismatches)
 
 
-def _said_all_one(mismatch: Any) -> str:
+def _said_one(mismatch: Any) -> str:
     """What an answer says where a case finds it wrong, a whole number written alike
     whether it came as 19 or 19.0 (JSON does not tell them apart)."""
     from schwimmen.conformance.compare import show
@@ -1245,15 +1247,15 @@ def _accepted(step: Any) -> bool:
     return isinstance(step, Mapping) and step.get("accepted") is True
 
 
-def _kind(mismatch: Any) -> str:
+def _kind(expected: Any, actual: Any) -> str:
+    """How ``actual`` differs from ``expected``: missing, of the wrong type, or another
+    value."""
     from schwimmen.conformance.compare import show
 
-    actual = show(mismatch.actual)
-    if actual in ("nothing", "not reported"):
+    if show(actual) in ("nothing", "not reported"):
         return "missing"
-    expected = mismatch.expected
-    if type(expected) is not type(mismatch.actual) and not (
-        isinstance(expected, (int, float)) and isinstance(mismatch.actual, (int, float))
+    if type(expected) is not type(actual) and not (
+        isinstance(expected, (int, float)) and isinstance(actual, (int, float))
     ):
         return "wrong type"
     return "other value"
