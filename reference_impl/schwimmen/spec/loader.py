@@ -211,7 +211,7 @@ class Catalog:
         # shares them (fewer objects to resolve, and to pickle in the cache).
         self._chains: dict[str, tuple[SpecFile, dict[str, _Placed]]] = {}
         # Throw-away house rules (mutant): each built once, each changed value checked once.
-        self._mutants: dict[tuple[str, str, str], Ruleset | SpecErrors] = {}
+        self._mutants: dict[tuple[str, str, str, bool], Ruleset | SpecErrors] = {}
         self._checked_changes: dict[tuple[str, str], list[SpecError]] = {}
 
     @property
@@ -283,8 +283,9 @@ class Catalog:
 
         The fingerprint and the mutation lint ask for thousands of these, so the overlay
         is built as data (no YAML written and read back), each changed value is checked
-        against the schema once per catalog, and a mutant asked for again is the same
-        object (a Ruleset is immutable).
+        against the schema once per catalog, and a mutant asked for again (with the
+        contradiction table read or not, as then) is the same object (a Ruleset is
+        immutable).
         """
         try:
             plain = json.loads(json.dumps(dict(changes), allow_nan=False))
@@ -293,7 +294,7 @@ class Catalog:
                 [SpecError("<changes>", 1, 1, "$", f"not a value a spec file can hold: {exc}")]
             ) from None
         shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in changes.items())
-        memo = (name, json.dumps(plain), why)
+        memo = (name, json.dumps(plain), why, termination.checking())
         found = self._mutants.get(memo)
         if isinstance(found, SpecErrors):
             raise found

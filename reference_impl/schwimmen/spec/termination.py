@@ -243,6 +243,11 @@ def unchecked() -> Iterator[None]:
         _checking.pop()
 
 
+def checking() -> bool:
+    """Whether resolution reads the table now (not inside :func:`unchecked`)."""
+    return _checking[-1]
+
+
 def table(root: Path | None = None) -> Table:
     return _table((root or spec_dir()) / FILE)
 
