@@ -231,7 +231,13 @@ def explain(catalog: Catalog, evidence: Evidence) -> Fingerprint:
         ]
         found = _weighed(found, by_base, evidence)
         if found:
-            found[0] = _closest(found[0], by_base[found[0].base], evidence)
+            origin = by_base.get(_origin(found[0].base))
+            lead = found[0]
+            if origin is not None and lead.base_ruleset.overlays and not _house_shown(lead, origin):
+                plain = next(e for e in found if e.base == origin.base)
+                found.remove(plain)
+                found.insert(0, plain)
+            found[0] = _closest(found[0], by_base[found[0].base], origin, evidence)
     closest = found[0] if found else None
     return Fingerprint(
         evidence.implementation,
@@ -336,8 +342,11 @@ def _weighed(
     ]
 
 
-def _closest(best: Explanation, search: Search, evidence: Evidence) -> Explanation:
-    """The closest explanation with its claims' alternatives named, the answers only the
+def _closest(
+    best: Explanation, search: Search, origin: Search | None, evidence: Evidence
+) -> Explanation:
+    """The closest explanation with its claims' alternatives named, the fixtures that
+    show its base's house rules (on its ``origin``'s search), the answers only the
     claimed changes give a case judged (as the house rule of them will judge them), and
     the positions no case judges that the reference, replaying them with the claimed
     changes, answers otherwise than the engine did (rules the suite cannot yet express
@@ -346,7 +355,32 @@ def _closest(best: Explanation, search: Search, evidence: Evidence) -> Explanati
     answers, errors = _answers(evidence, search)
     added, added_failed = search.added(best.ruleset, answers)
     replayed = search.replayed_differences(best.ruleset, answers, errors)
-    return replace(best, replayed_differences=replayed, added=added, added_failed=added_failed)
+    shown = _house_shown(best, origin) if origin is not None else ()
+    return replace(
+        best,
+        replayed_differences=replayed,
+        added=added,
+        added_failed=added_failed,
+        house_shown_by=shown,
+    )
+
+
+def _house_shown(explanation: Explanation, origin: Search) -> tuple[str, ...]:
+    """The fixtures that show ``explanation``'s house rules, on the search on its
+    ruleset (``origin``): they fail under the ruleset with the claimed changes and pass
+    with the house rules too. A house rule is claimed as a change is: a composition
+    whose house rules no case shows gives way to its ruleset (one that only takes a
+    failing case out of judgement, as a one-card swap does for a three-card swap the
+    engine refuses, shows nothing)."""
+    if not explanation.base_ruleset.overlays:
+        return ()
+    houses = {p: v for p, (_, v) in value_changes(origin.ruleset, explanation.base_ruleset).items()}
+    rest = {p: v for p, v in explanation.changes.items() if p not in houses}
+    without = origin.score(delta_of(rest))
+    with_them = origin.score(delta_of({**houses, **explanation.changes}))
+    if without is None or with_them is None:
+        return ()
+    return origin.shown_by(with_them, without)
 
 
 def _answers(evidence: Evidence, search: Search) -> tuple[dict[str, Observed], dict[str, Fixture]]:

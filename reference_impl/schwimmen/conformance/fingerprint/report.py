@@ -270,6 +270,12 @@ def text(found: Fingerprint, catalog: Catalog) -> str:
                 f"  the suite cannot tell {_changes_text(d.changes)} from "
                 f"{_changes_text(alternative)}: no case the engine answered decides between them"
             )
+    if best.base_ruleset.overlays and found.told:
+        houses = ", ".join(best.base_ruleset.overlays)
+        lines.append(
+            f"  the house rule(s) {houses} of {best.base}: shown by "
+            f"{_count(len(best.house_shown_by), 'fixture')} ({_ids(best.house_shown_by)})"
+        )
     also = same_as(catalog, best)
     if also and found.told:
         lines.append(f"  that is what {', '.join(also)} plays")
@@ -387,6 +393,7 @@ def _explanation_json(e: Explanation, catalog: Catalog | None) -> dict[str, Any]
         ],
         "idle": list(e.idle),
         "out_of_judgement": list(e.dropped),
+        "house_rules_shown_by": list(e.house_shown_by),
         "judged_only_with_changes": list(e.added),
         "failed_only_with_changes": list(e.added_failed),
         "unexpressed": groups(e.differences),

@@ -170,6 +170,9 @@ class Explanation:
     # does (its only cases need them), judged: all of them, and those failing
     added: tuple[str, ...] = ()
     added_failed: tuple[str, ...] = ()
+    # the fixtures that show the base's house rules: they fail under its ruleset with the
+    # claimed changes and pass with the house rules too (the closest only)
+    house_shown_by: tuple[str, ...] = ()
 
     @property
     def judged_after(self) -> int:
