@@ -374,10 +374,14 @@ def _house_shown(explanation: Explanation, origin: Search) -> tuple[str, ...]:
     engine refuses, shows nothing)."""
     if not explanation.base_ruleset.overlays:
         return ()
-    houses = {p: v for p, (_, v) in value_changes(origin.ruleset, explanation.base_ruleset).items()}
+    houses: dict[str, Any] = {}
+    for house in explanation.base_ruleset.overlays:
+        for group, params in origin.catalog.house_rules[house].data["rules"].items():
+            for param, entry in params.items():
+                houses[f"{group}.{param}"] = entry["value"]
     rest = {p: v for p, v in explanation.changes.items() if p not in houses}
     without = origin.score(delta_of(rest))
-    with_them = origin.score(delta_of({**houses, **explanation.changes}))
+    with_them = origin.score(origin.merged(delta_of(rest), houses))
     if without is None or with_them is None:
         return ()
     return origin.shown_by(with_them, without)
