@@ -177,7 +177,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         except DocsBuildError as exc:
             raise PluginError(f"schwimmen docs: {exc}") from None
         _state["output"] = output
-    _state["used"] = set()
+        _state["used"] = set()
     config.nav = copy.deepcopy(_state["output"].nav)
     return config
 
@@ -217,13 +217,42 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
     """Give the generated files their content (see :func:`on_files`); the files the
-    languages plugin kept for this language are the ones MkDocs renders and copies."""
+    languages plugin kept for this language are the ones MkDocs renders and copies.
+
+    A page with no version in the language being built (a fixture, a reference page) is
+    not built again under that language's folder: its file is left out of the build and
+    points at the default language's page, so the navigation and every link of this
+    language's pages lead there (MkDocs still checks that the page exists). The plugin
+    would otherwise render each such page a second time, the same English page under
+    ``de/``: a third of the site's size and of its build."""
     content: dict[str, str] = _state["content"]
     for file in files:
         text = content.get(file.src_uri)
         if text is not None:
             file.content_string = text
+    language = _building_language(config)
+    if language is not None:
+        for file in files.documentation_pages():
+            if getattr(file, "locale", language) != language:
+                _point_at_default_language(file, language)
     return nav
+
+
+def _building_language(config: MkDocsConfig) -> str | None:
+    """The language the languages plugin is building, when it is not the default one."""
+    i18n = _i18n(config)
+    if i18n is None or not getattr(i18n, "building", False):
+        return None
+    return str(i18n.current_language)
+
+
+def _point_at_default_language(file: File, language: str) -> None:
+    """Leave ``file`` (a page that falls back to the default language) out of this
+    language's build, its address the default language's page."""
+    prefix = f"{language}/"
+    file.inclusion = InclusionLevel.EXCLUDED
+    file.dest_uri = file.dest_uri.removeprefix(prefix)
+    file.url = file.url.removeprefix(prefix)
 
 
 def _language(page: Page) -> str:
@@ -250,13 +279,21 @@ def on_page_context(
     context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation
 ) -> dict[str, Any]:
     """Make the language switch's links relative, the home page's too (the languages plugin
-    leaves ``/`` and ``/de/`` there, which break when the site is served below a path)."""
+    leaves ``/`` and ``/de/`` there, which break when the site is served below a path).
+    A page with no version in a language leads to that language's home page."""
     alternates = getattr(page.file, "alternates", None)
     # The plugin sets ``extra.alternate`` as an attribute, which the template reads first.
     switch = getattr(config.extra, "alternate", None) or config.extra.get("alternate") or ()
+    i18n = _i18n(config)
+    default = str(i18n.default_language) if i18n is not None else "en"
     for alternate in switch:
-        target = (alternates or {}).get(alternate.get("lang"))
-        if target is not None:
+        lang = alternate.get("lang")
+        target = (alternates or {}).get(lang)
+        if target is None:
+            continue
+        if lang != default and getattr(target, "locale", lang) != lang:
+            alternate["link"] = f"{lang}/"
+        else:
             alternate["link"] = target.url or "./"
     return context
 
@@ -279,22 +316,24 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 
 @event_priority(-110)
 def on_post_build(config: MkDocsConfig) -> None:
-    """Every generated part must stand on some page: one no page asks for is a table
-    the site silently lost. (Checked for each language's build: a language without its
-    own page falls back to the English one, which inserts the same parts.)
+    """Once the last language is built (this runs after the languages plugin, at -100,
+    which builds the other languages and writes one search index for all of them):
 
-    Once the last language is built (this runs after the languages plugin, at -100,
-    which writes one search index for all languages), the index is split into one per
-    language: ``de/search/search_index.json`` for the German pages, whose theme
-    configuration points their search there (``overrides/main.html``)."""
+    * every generated part must stand on some page of some language: one no page asks
+      for is a table the site silently lost;
+    * the index is split into one per language: ``de/search/search_index.json`` for the
+      German pages, whose theme configuration points their search there
+      (``overrides/main.html``)."""
+    i18n = _i18n(config)
+    if i18n is not None and getattr(i18n, "building", False):
+        return
     output: SiteOutput = _state["output"]
     unused = sorted(set(output.inserts) - _state["used"])
     if unused:
         raise PluginError(
             "schwimmen docs: generated parts no page in docs/ inserts: " + ", ".join(unused)
         )
-    i18n = _i18n(config)
-    if i18n is None or getattr(i18n, "building", False):
+    if i18n is None:
         return
     others = [lang for lang in i18n.build_languages if lang != i18n.default_language]
     merged = Path(config.site_dir) / SEARCH_INDEX

@@ -224,8 +224,8 @@ def test_the_rank_goes_into_the_front_matter() -> None:
 
 def test_the_search_index_is_split_by_language() -> None:
     """The German pages get an index of their own, located relative to ``de/``, which also
-    holds the pages served in English under ``de/``; the root index keeps only the
-    English entries."""
+    finds the pages that have no German version, where they are (``../``); the root index
+    keeps only the English entries."""
     from schwimmen.docsgen.searchrank import split_index
 
     merged = {
@@ -248,7 +248,7 @@ def test_the_search_index_is_split_by_language() -> None:
     ]
     assert split["de"]["config"]["lang"] == ["de"]
     german = {d["location"]: d["text"] for d in split["de"]["docs"]}
-    assert german == {"rulesets/pagat/": "d", "rulesets/pagat/#feuer": "e", "fixtures/x/": "c"}
+    assert german == {"rulesets/pagat/": "d", "rulesets/pagat/#feuer": "e", "../fixtures/x/": "c"}
 
 
 def test_a_fixture_page_is_indexed_by_its_title_and_first_words_only() -> None:
@@ -266,7 +266,7 @@ def test_a_fixture_page_is_indexed_by_its_title_and_first_words_only() -> None:
         ],
     }
     for docs in (d["docs"] for d in split_index(merged, ["de"]).values()):
-        by = {d["location"]: d for d in docs}
+        by = {d["location"].removeprefix("../"): d for d in docs}
         assert set(by) == {
             "fixtures/round/x/",
             "fixtures/",

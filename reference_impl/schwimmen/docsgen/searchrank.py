@@ -93,11 +93,10 @@ def split_index(index: Mapping[str, Any], languages: Sequence[str]) -> dict[str,
     every page: a German reader's "Feuer" then finds English pages first. Here the
     entries under ``de/`` become the German index (their locations relative to ``de/``,
     where the German pages look for it), the others the default language's. A page with
-    no German version is served in English under ``de/`` too; the plugin drops those
-    entries as copies of the English ones, so the German index takes them back from the
-    English entries, at the same locations, which lead to the page under ``de/``. Returns
-    the index for each folder: ``""`` for the root, ``"de"`` for German. The fixture
-    pages keep only their titles and first words (:func:`trimmed`).
+    no German version is found from the German pages too: the German index takes its
+    English entries, located from ``de/`` (``../fixtures/``), where the English page is.
+    Returns the index for each folder: ``""`` for the root, ``"de"`` for German. The
+    fixture pages keep only their titles and first words (:func:`trimmed`).
     """
     config = dict(index.get("config", {}))
     docs = trimmed(index.get("docs", []), languages)
@@ -116,7 +115,12 @@ def split_index(index: Mapping[str, Any], languages: Sequence[str]) -> dict[str,
             if language_of(e) == language
         ]
         translated = {_page(str(e["location"])) for e in own}
-        fallback = [e for e in default if _page(str(e["location"])) not in translated]
+        up = "../" * prefix.count("/")
+        fallback = [
+            dict(e, location=up + str(e["location"]))
+            for e in default
+            if _page(str(e["location"])) not in translated
+        ]
         out[language] = {"config": config | {"lang": [language]}, "docs": own + fallback}
     return out
 
