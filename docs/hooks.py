@@ -38,8 +38,10 @@ if (_CHECKOUT / "reference_impl" / "schwimmen").is_dir():
 
 from schwimmen.cli.main import build_parser  # noqa: E402
 from schwimmen.conformance.fixtures import load_fixtures  # noqa: E402
+from schwimmen.docsgen.blocks import anchors, resolve, stash, unstash  # noqa: E402
 from schwimmen.docsgen.finder import DATA as FINDER_DATA  # noqa: E402
 from schwimmen.docsgen.finder import load_finder  # noqa: E402
+from schwimmen.docsgen.fixturepages import SearchEntry  # noqa: E402
 from schwimmen.docsgen.glance import load_glance  # noqa: E402
 from schwimmen.docsgen.inserts import fill  # noqa: E402
 from schwimmen.docsgen.inserts import markers as _markers  # noqa: E402
@@ -264,15 +266,54 @@ def _language(page: Page) -> str:
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Fill the ``<!-- insert: NAME -->`` lines of a hand-written page with the parts
     generated from the spec, in the page's language; a marker naming no part stops the
-    build with file and line."""
-    if page.file.src_uri in _state["content"]:
-        return markdown
-    output: SiteOutput = _state["output"]
-    filled, problems = fill(markdown, output.inserts, page.file.src_uri, _language(page))
-    if problems:
-        raise PluginError("schwimmen docs: " + "; ".join(str(p) for p in problems))
-    _state["used"].update(name for _, name in _markers(markdown))
-    return filled
+    build with file and line. The HTML blocks of a page (:mod:`schwimmen.docsgen.blocks`)
+    are kept aside until Markdown has converted the rest (:func:`on_page_content`)."""
+    if page.file.src_uri not in _state["content"]:
+        output: SiteOutput = _state["output"]
+        filled, problems = fill(markdown, output.inserts, page.file.src_uri, _language(page))
+        if problems:
+            raise PluginError("schwimmen docs: " + "; ".join(str(p) for p in problems))
+        _state["used"].update(name for _, name in _markers(markdown))
+        markdown = filled
+    markdown, kept = stash(markdown)
+    if kept:
+        _state.setdefault("blocks", {})[page.file.src_uri] = kept
+    return markdown
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """Put the page's HTML blocks back, each link in them resolved as MkDocs resolves a
+    Markdown link (a missing page is a warning, which fails a strict build) and each id
+    in them known to MkDocs' check of links to anchors."""
+    kept = _state.get("blocks", {}).pop(page.file.src_uri, None)
+    if not kept:
+        return html
+    resolved = []
+    for html_block in kept:
+        text, missing = resolve(html_block, lambda path, anchor: _url(page, files, path, anchor))
+        for target in missing:
+            log.warning(
+                f"Doc file '{page.file.src_uri}' contains a generated link to '{target}', "
+                "but the target is not found among documentation files."
+            )
+        resolved.append(text)
+    if page.present_anchor_ids is not None:
+        for text in resolved:
+            page.present_anchor_ids |= anchors(text)
+    return unstash(html, resolved)
+
+
+def _url(page: Page, files: Files, path: str, anchor: str) -> str | None:
+    """The address of ``path#anchor`` (a file under docs/) from ``page``, in the page's
+    language where the target has a version in it; None if no page is there."""
+    target = page.file if not path else files.get_file_from_path(path)
+    if target is None:
+        return None
+    if anchor and page.links_to_anchors is not None:
+        original = f"{path}#{anchor}"
+        page.links_to_anchors.setdefault(target, {}).setdefault(anchor, original)
+    url = "" if not path else target.url_relative_to(page.file)
+    return url + (f"#{anchor}" if anchor else "")
 
 
 def on_page_context(
@@ -339,13 +380,22 @@ def on_post_build(config: MkDocsConfig) -> None:
     merged = Path(config.site_dir) / SEARCH_INDEX
     if not others or not merged.is_file():
         return
-    split = split_index(json.loads(merged.read_text(encoding="utf-8")), others)
+    index = json.loads(merged.read_text(encoding="utf-8"))
+    index["docs"] += [_search_entry(entry, config) for entry in output.search]
+    split = split_index(index, others)
     for folder, index in split.items():
         target = Path(config.site_dir) / folder / SEARCH_INDEX
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(
             json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
         )
+
+
+def _search_entry(entry: SearchEntry, config: MkDocsConfig) -> dict[str, Any]:
+    """A search entry the generator made (the fixtures), located as the theme's are."""
+    url = File(entry.page, config.docs_dir, config.site_dir, config.use_directory_urls).url
+    location = url + (f"#{entry.anchor}" if entry.anchor else "")
+    return {"location": location, "title": entry.title, "text": entry.text, "boost": entry.boost}
 
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:

@@ -13,9 +13,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from schwimmen.conformance.fixtures import Fixture
 from schwimmen.docsgen import glance as g
 from schwimmen.docsgen.context import ruleset_order
-from schwimmen.docsgen.markup import COMPARISON, fixture_page, pair_page, ruleset_page
+from schwimmen.docsgen.fixturepages import SEARCH_BOOST
+from schwimmen.docsgen.markup import COMPARISON, pair_page, ruleset_page
 from schwimmen.docsgen.searchrank import rank, with_rank
 from schwimmen.resources import spec_dir
 from schwimmen.spec.errors import SpecErrors
@@ -200,9 +202,8 @@ def test_a_number_that_is_none_is_an_error(tmp_path: Path, rulesets: Mapping[str
 # ----------------------------------------------------------------------------- search ranks
 def test_rule_pages_rank_first_fixtures_last_and_pairs_not_at_all() -> None:
     rules = rank(ruleset_page("pagat"))
-    fixtures = rank(fixture_page("feuer/aces-completed-by-a-swap-a"))
-    assert rules is not None and fixtures is not None
-    assert rules.boost > 1 > fixtures.boost
+    assert rules is not None
+    assert rules.boost > 1 > SEARCH_BOOST
     assert rank("reference/glossary.md") == rules
     pairs = rank(pair_page("altenburg", "pagat"))
     assert pairs is not None and pairs.exclude
@@ -251,29 +252,23 @@ def test_the_search_index_is_split_by_language() -> None:
     assert german == {"rulesets/pagat/": "d", "rulesets/pagat/#feuer": "e", "../fixtures/x/": "c"}
 
 
-def test_a_fixture_page_is_indexed_by_its_title_and_first_words_only() -> None:
-    from schwimmen.docsgen.searchrank import TITLE_ONLY_TEXT, split_index
+def test_a_fixture_is_found_by_its_title_and_first_words_only() -> None:
+    """The area pages leave the theme's index (which would index every case of every
+    fixture); each fixture gets one light entry at its heading instead."""
+    from schwimmen.conformance.fixtures import load_fixtures
+    from schwimmen.docsgen.fixturepages import SEARCH_TEXT, search_entries
 
-    long = " ".join(["word"] * 200)
-    merged = {
-        "config": {"lang": ["en", "de"]},
-        "docs": [
-            {"location": "fixtures/round/x/", "title": "A fixture", "text": long},
-            {"location": "fixtures/round/x/#setup", "title": "Setup", "text": "cards"},
-            {"location": "fixtures/", "title": "Fixtures", "text": "all of them"},
-            {"location": "fixtures/#round", "title": "Round", "text": "the round's"},
-            {"location": "rulesets/pagat/#feuer", "title": "Feuer", "text": long},
-        ],
-    }
-    for docs in (d["docs"] for d in split_index(merged, ["de"]).values()):
-        by = {d["location"].removeprefix("../"): d for d in docs}
-        assert set(by) == {
-            "fixtures/round/x/",
-            "fixtures/",
-            "fixtures/#round",
-            "rulesets/pagat/#feuer",
-        }
-        kept = by["fixtures/round/x/"]
-        assert kept["title"] == "A fixture" and kept["text"].startswith("word word")
-        assert len(kept["text"]) <= TITLE_ONLY_TEXT + 2
-        assert by["rulesets/pagat/#feuer"]["text"] == long
+    fixtures, problems = load_fixtures()
+    assert not problems
+    areas: dict[str, list[Fixture]] = {}
+    for fixture in fixtures:
+        areas.setdefault(fixture.id.split("/")[0], []).append(fixture)
+    entries = search_entries(areas)
+    by = {(e.page, e.anchor): e for e in entries}
+    assert len(entries) == len(fixtures) + len(areas)
+    for fixture in fixtures:
+        area, name = fixture.id.split("/", 1)
+        entry = by[(f"fixtures/{area}.md", name)]
+        assert entry.title == fixture.title and entry.boost == SEARCH_BOOST
+        assert len(entry.text) <= SEARCH_TEXT + 2
+        assert " ".join(fixture.description.split()).startswith(entry.text.removesuffix(" …"))

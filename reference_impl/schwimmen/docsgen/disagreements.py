@@ -16,7 +16,7 @@ from functools import partial
 
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.docsgen.context import Site
-from schwimmen.docsgen.fixturepages import action_md, dealer_of, kind_badge, seats_of, step_pairs
+from schwimmen.docsgen.fixturetext import action, dealer_of, kind_badge, seats_of, step_pairs
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     DECISIONS,
@@ -270,8 +270,7 @@ def _shown_md(
     steps = step_pairs(fixture)
     if steps:
         moves = " · ".join(  # "1\." so that the line is not read as a numbered list
-            f"{i}\\. **{seat}** {action_md(action, language)}"
-            for i, (seat, action) in enumerate(steps, 1)
+            f"{i}\\. **{seat}** {action(act, language)}" for i, (seat, act) in enumerate(steps, 1)
         )
         out += [f'<div class="dis-steps" markdown>{moves}</div>', ""]
     rows = [
@@ -361,8 +360,8 @@ def _cell(fixture: Fixture, answer: Answer, words: Mapping[str, str], language: 
         steps = step_pairs(fixture)
         step = str(number)
         if 0 < number <= len(steps):
-            seat, action = steps[number - 1]
-            step += f" ({seat}: {code(action)})"
+            seat, act = steps[number - 1]
+            step += f" ({seat}: {code(act)})"
         return "*" + _fill(words["stuck"], step=step, reason=code(reason)) + "*"
     lines = outcome_lines(answer.outcome or {}, step_pairs(fixture), words)
     return "<br>".join(lines)

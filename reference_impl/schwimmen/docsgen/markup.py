@@ -58,10 +58,17 @@ def pair_page(a: str, b: str) -> str:
     return f"compare/pairs/{a}-vs-{b}.md"
 
 
-def fixture_page(fid: str) -> str:
-    """A fixture's page mirrors its id: ``round/thirty-one-by-a-swap`` →
-    ``fixtures/round/thirty-one-by-a-swap.md``."""
-    return f"fixtures/{fid}.md"
+def area_page(area: str) -> str:
+    """The page of the fixtures of one area (``fixtures/round.md``)."""
+    return f"fixtures/{area}.md"
+
+
+def fixture_page(fid: str, case: int | None = None) -> str:
+    """Where a fixture stands: on its area's page, under its name
+    (``round/thirty-one-by-a-swap`` → ``fixtures/round.md#thirty-one-by-a-swap``), and
+    where its ``case``-th case (from 1) does."""
+    area, _, name = fid.partition("/")
+    return f"{area_page(area)}#{name}" + (f"--case-{case}" if case else "")
 
 
 def wide_page(title: str, *, hide_navigation: bool = False) -> list[str]:

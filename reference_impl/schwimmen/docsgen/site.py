@@ -61,7 +61,6 @@ from schwimmen.docsgen.markup import (
     SCHEMA_REFERENCE,
     STATISTICS,
     conformance_doc,
-    fixture_page,
     house_rule_page,
     pair_page,
     ruleset_page,
@@ -128,6 +127,8 @@ class SiteOutput:
     suite: Suite | None = None
     # generated parts for the hand-written pages in docs/ (see docsgen.inserts)
     inserts: Mapping[str, Insert] = field(default_factory=dict)
+    # entries of the search index for pages the theme does not index (the fixtures)
+    search: tuple[fixturepages.SearchEntry, ...] = ()
 
 
 class DocsBuildError(Exception):
@@ -271,11 +272,13 @@ def build_site(given: SiteInput) -> SiteOutput:
         for a, b in compare.pair_ids(site)
         for language in pagedata.LANGUAGES
     ]
+    search: list[fixturepages.SearchEntry] = []
     if suite is not None:
         pages += [
-            Page(fixture_page(f.id), fixturepages.fixture_markdown(site, suite, f), in_nav=False)
-            for f in suite.fixtures
+            Page(path, text, in_nav=False)
+            for path, text in fixturepages.area_pages(site, suite).items()
         ]
+        search = fixturepages.search_entries(suite.areas())
     pages += [
         Page(conformance_doc(name), conformance_doc_markdown(name, text))
         for name, text in given.conformance_docs.items()
@@ -319,7 +322,8 @@ def build_site(given: SiteInput) -> SiteOutput:
             "house-rules-table": lambda language: rulepages.house_rules_table(site, language),
         },
     ]
-    return SiteOutput(pages, navigation(site, given, suite), site, suite, merge_parts(parts))
+    nav = navigation(site, given, suite)
+    return SiteOutput(pages, nav, site, suite, merge_parts(parts), tuple(search))
 
 
 def finder_inserts(questions: finder.Finder, site: Site) -> dict[str, Insert]:

@@ -1,0 +1,111 @@
+"""Small HTML pieces for the templates: words, cards, links and references.
+
+Everything a template shows passes through Jinja's escaping; a piece built here is
+:class:`~markupsafe.Markup`, made with ``Markup.format``, which escapes every text put
+into it, so text from the spec files (quotes, readings, titles) can never break a page.
+A link names its target as a Markdown link would, by its file under ``docs/``
+(:func:`schwimmen.docsgen.blocks.href`); the hook gives it its address.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from markupsafe import Markup, escape
+
+from schwimmen.docsgen.blocks import href
+from schwimmen.docsgen.markup import (
+    DECISIONS,
+    DISAGREEMENTS,
+    HOME,
+    LETTER_SUIT,
+    SUIT_CLASS,
+    decision_anchor,
+    house_rule_page,
+    ruleset_page,
+)
+from schwimmen.docsgen.pagedata import DEFAULT_LANGUAGE, words
+from schwimmen.spec.loader import SEPARATOR
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_CARD = re.compile(r"^(10|[2-9AKQJ])([CSHD])$")
+_REFERENCE = re.compile(r"\b[UF][0-9]{2}\b")
+
+
+def say(key: str, language: str = DEFAULT_LANGUAGE, **fields: object) -> Markup:
+    """The label ``key`` of ``spec/words.yaml`` in ``language`` as HTML: its text escaped,
+    its ``**bold**`` made bold, its ``{placeholders}`` filled with ``fields`` (escaped
+    unless they are :class:`Markup`)."""
+    entry = words().labels[key]
+    text = _BOLD.sub(r"<strong>\1</strong>", str(escape(entry.get(language, entry["en"]))))
+    return Markup(text).format(**fields) if fields else Markup(text)
+
+
+def strong(text: object) -> Markup:
+    return Markup("<strong>{}</strong>").format(text)
+
+
+def code(text: object) -> Markup:
+    return Markup("<code>{}</code>").format(text)
+
+
+def link(target: str, text: object, title: str | None = None) -> Markup:
+    """A link to ``target`` (a file under ``docs/``, ``#anchor`` optional)."""
+    if title:
+        return Markup('<a href="{}" title="{}">{}</a>').format(
+            href(target), " ".join(title.split()), text
+        )
+    return Markup('<a href="{}">{}</a>').format(href(target), text)
+
+
+def card(text: str) -> Markup:
+    """A card in the protocol's text (``10H``) drawn as a card; anything else as it is."""
+    found = _CARD.match(text)
+    if found is None:
+        return escape(text)
+    rank, suit = found.group(1), LETTER_SUIT[found.group(2)]
+    return Markup('<span class="card {}">{}{}</span>').format(SUIT_CLASS[suit], rank, suit)
+
+
+def cards(texts: Iterable[object]) -> Markup:
+    """Cards in the protocol's text drawn as a row of cards ('—' for none)."""
+    drawn = [card(str(t)) for t in texts]
+    if not drawn:
+        return Markup("—")
+    return Markup('<span class="cards">{}</span>').format(Markup("").join(drawn))
+
+
+def joined(parts: Iterable[object], separator: str = ", ") -> Markup:
+    return escape(separator).join(escape(p) for p in parts)
+
+
+def name_link(name: str) -> Markup:
+    """A ruleset (``pagat``) or composed name (``pagat+no-triples``) linked to its page."""
+    house = name.rsplit(SEPARATOR, 1)[1] if SEPARATOR in name else None
+    return link(house_rule_page(house) if house else ruleset_page(name), code(name))
+
+
+def reference(ref: str, known: Iterable[str], titles: Mapping[str, str] | None = None) -> Markup:
+    """A decision (``U12``) linked to the decisions page, a scenario (``F31``) to the
+    disagreements page, when that page lists it; plain text otherwise."""
+    if ref not in set(known):
+        return escape(ref)
+    page = DECISIONS if ref.startswith("U") else DISAGREEMENTS
+    title = (titles or {}).get(ref)
+    return link(f"{page}#{decision_anchor(ref)}", ref, title)
+
+
+def with_references(text: str, known: Iterable[str]) -> Markup:
+    """``text`` escaped, with every ``U12`` / ``F31`` the site lists linked."""
+    listed = set(known)
+    out, last = [], 0
+    for found in _REFERENCE.finditer(text):
+        out += [escape(text[last : found.start()]), reference(found.group(0), listed)]
+        last = found.end()
+    return Markup("").join([*out, escape(text[last:])])
+
+
+def source(sid: str) -> Markup:
+    """A source (``s000``) linked to its entry on the home page."""
+    return link(f"{HOME}#{sid}", sid)
