@@ -15,11 +15,13 @@ a wrong quote) stops the build with the loader's messages.
 from __future__ import annotations
 
 import copy
+import io
 import json
 import logging
 import os
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +38,14 @@ _CHECKOUT = Path(__file__).resolve().parent.parent
 if (_CHECKOUT / "reference_impl" / "schwimmen").is_dir():
     sys.path.insert(0, str(_CHECKOUT / "reference_impl"))
 
+from rich.console import Console  # noqa: E402
+from rich.text import Text  # noqa: E402
+
 from schwimmen.cli.main import build_parser  # noqa: E402
+from schwimmen.cli.play_command import play  # noqa: E402
+from schwimmen.cli.simulate_command import print_simulation, run_simulation  # noqa: E402
 from schwimmen.conformance.fixtures import load_fixtures  # noqa: E402
+from schwimmen.docsgen import playguide  # noqa: E402
 from schwimmen.docsgen.blocks import anchors, resolve, stash, unstash  # noqa: E402
 from schwimmen.docsgen.finder import DATA as FINDER_DATA  # noqa: E402
 from schwimmen.docsgen.finder import load_finder  # noqa: E402
@@ -47,12 +55,14 @@ from schwimmen.docsgen.inserts import fill  # noqa: E402
 from schwimmen.docsgen.inserts import markers as _markers  # noqa: E402
 from schwimmen.docsgen.markup import ADAPTER_EXAMPLE, CONFORMANCE_DOCS  # noqa: E402
 from schwimmen.docsgen.memo import digest, remembered  # noqa: E402
+from schwimmen.docsgen.playguide import PlayedExamples  # noqa: E402
 from schwimmen.docsgen.searchrank import split_index  # noqa: E402
 from schwimmen.docsgen.site import (  # noqa: E402
     DocsBuildError,
     SiteInput,
     SiteOutput,
     build_site,
+    forget_data,
     resolve_example,
 )
 from schwimmen.resources import conformance_dir, schema_dir, sources_dir, spec_dir  # noqa: E402
@@ -128,6 +138,7 @@ def _gather(config: MkDocsConfig) -> SiteInput:
     except SpecErrors as exc:
         raise DocsBuildError(f"the variant finder's questions do not load:\n{exc}") from None
     return SiteInput(
+        played=_played(catalog, example.base),
         catalog=catalog,
         example_text=example_path.read_text(encoding="utf-8"),
         example=example,
@@ -143,6 +154,46 @@ def _gather(config: MkDocsConfig) -> SiteInput:
         glance=glance,
         finder=finder,
     )
+
+
+def _played(catalog: Catalog, game: str) -> PlayedExamples | None:
+    """The command line's own output for the play guide: the first round of a scripted
+    game of ``schwimmen play`` and the table of ``schwimmen simulate``, both in the
+    ruleset of the guide's example (the generator imports no command-line code)."""
+    if game not in catalog.rulesets:
+        return None
+    ruleset = catalog.resolve(game)
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=78, color_system=None, force_terminal=False)
+    answers: Iterator[str] = iter(playguide.GAME_ANSWERS)
+
+    def read(prompt: str) -> str:
+        answer = next(answers, "quit")
+        console.print(Text(prompt + answer))
+        return answer
+
+    play(ruleset, 4, 0, playguide.GAME_SEED, "greedy", console, read)
+    transcript = playguide.transcript_of(buffer.getvalue().rstrip().splitlines())
+    data = run_simulation(
+        ruleset,
+        4,
+        playguide.SIMULATE_MATCHES,
+        playguide.SIMULATE_SEED,
+        1,
+        playguide.SIMULATE_SAMPLE,
+        quiet=True,
+    )
+    buffer = io.StringIO()
+    print_simulation(
+        Console(file=buffer, width=80, color_system=None, force_terminal=False), data, "text"
+    )
+    return PlayedExamples(transcript, playguide.simulate_command(game), buffer.getvalue().rstrip())
+
+
+def _generate(config: MkDocsConfig) -> SiteOutput:
+    """Every generated page and part, from the files as they are now."""
+    forget_data()
+    return build_site(_gather(config))
 
 
 def _i18n(config: MkDocsConfig) -> Any:
@@ -175,7 +226,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     again (:func:`schwimmen.docsgen.memo.remembered`)."""
     if not _building_another_language(config):
         try:
-            output = remembered("site", _inputs_digest(config), lambda: build_site(_gather(config)))
+            output = remembered("site", _inputs_digest(config), lambda: _generate(config))
         except DocsBuildError as exc:
             raise PluginError(f"schwimmen docs: {exc}") from None
         _state["output"] = output

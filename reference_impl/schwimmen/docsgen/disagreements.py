@@ -10,11 +10,13 @@ the Markdown file; here are only the tables, lists and figures it inserts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 
 from schwimmen.conformance.fixtures import Fixture
+from schwimmen.docsgen import memo
 from schwimmen.docsgen.context import Site
 from schwimmen.docsgen.fixturetext import action, dealer_of, kind_badge, seats_of, step_pairs
 from schwimmen.docsgen.inserts import Insert
@@ -43,6 +45,7 @@ from schwimmen.docsgen.outcomes import Answer, Engine, Group, answers, grouped
 from schwimmen.docsgen.suite import Suite, house_rule_of
 from schwimmen.spec.disagreements import Disagreements, Scenario
 from schwimmen.spec.loader import SEPARATOR
+from schwimmen.spec.model import Ruleset
 from schwimmen.spec.parameters import PARAMETERS
 
 HERE = DISAGREEMENTS
@@ -78,6 +81,7 @@ def compute(
         site.with_house_rule[hid].id: str(sf.data["origin"]) for hid, sf in site.house_rules.items()
     }
     fixtures = {f.id: f for f in suite.fixtures}
+    settings = b"\0".join(r.id.encode() + b"=" + memo.settings_of(r) for r in rulesets)
     shown: dict[str, tuple[Shown, ...]] = {}
     problems: list[str] = []
     for scenario in data.scenarios:
@@ -87,11 +91,30 @@ def compute(
             if fixture is None:
                 problems.append(f"{scenario.id} shows {fid}, which is not a fixture")
                 continue
-            found, wrong = answers(fixture, rulesets, engine)
+            found, wrong = _answers(fixture, rulesets, engine, settings)
             problems += wrong
             items.append(Shown(fixture, tuple(_ordered(grouped(found, origins)))))
         shown[scenario.id] = tuple(items)
     return Computed(shown), problems
+
+
+def _answers(
+    fixture: Fixture, rulesets: Sequence[Ruleset], engine: Engine, settings: bytes
+) -> tuple[list[Answer], list[str]]:
+    """:func:`answers`, from the build cache while the fixture, the rulesets' values and
+    the code that plays and cuts the answers are as they were."""
+
+    def inputs() -> Iterator[tuple[str, bytes]]:
+        yield "fixture", json.dumps(fixture.doc.data, sort_keys=True, default=str).encode()
+        yield "rulesets", settings
+        yield from memo.code("docsgen/outcomes", "conformance/compare", "conformance/fixtures")
+
+    def run() -> tuple[list[Answer], list[str]]:
+        return answers(fixture, rulesets, engine)
+
+    kind = "answers-" + fixture.id.replace("/", "--")
+    found, wrong = memo.kept(kind, inputs, run, tuple)
+    return list(found), list(wrong)
 
 
 def _ordered(groups: Sequence[Group]) -> list[Group]:

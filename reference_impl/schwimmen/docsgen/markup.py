@@ -12,6 +12,7 @@ import html
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from schwimmen.docsgen.pagedata import words
 from schwimmen.spec.model import Citation, Provenance, ProvenanceKind, Setting
@@ -96,8 +97,15 @@ def rel(here: str, target: str) -> str:
     ``target`` optionally with ``#anchor``). MkDocs resolves relative ``.md`` links, so
     links stay valid whatever ``site_url`` and ``use_directory_urls`` say."""
     path, _, anchor = target.partition("#")
-    link = posixpath.relpath(path, posixpath.dirname(here) or ".") if path else ""
+    link = _relative(path, here.rpartition("/")[0]) if path else ""
     return link + (f"#{anchor}" if anchor else "")
+
+
+@lru_cache(maxsize=4096)
+def _relative(path: str, folder: str) -> str:
+    """``posixpath.relpath(path, folder)`` for the generator's normalized paths (a few
+    thousand links a page set, each pair met many times)."""
+    return posixpath.relpath(path, folder or ".")
 
 
 # ----------------------------------------------------------------------------- escaping

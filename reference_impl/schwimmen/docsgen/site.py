@@ -35,6 +35,7 @@ from schwimmen.docsgen import (
     rulepages,
     searchrank,
     statistics,
+    tags,
     testguide,
 )
 from schwimmen.docsgen.context import Site, build_context
@@ -111,6 +112,8 @@ class SiteInput:
     # the simulator's figures and the real examples on the guides (off for quick tests)
     simulate: bool = True
     examples: bool = True
+    # what the command line printed for the play guide (the hook runs it)
+    played: playguide.PlayedExamples | None = None
     # the comparison's words (spec/at-a-glance.yaml); None: read the shipped file
     glance: Glance | None = None
     # the hand calculator's tables (about twenty seconds: every hand of every ruleset)
@@ -175,6 +178,13 @@ def check_citations(bib: Bibliography, citations: Iterable[Citation]) -> list[st
         if problem:
             problems.append(f"„{citation.quote}“: {problem}")
     return problems
+
+
+def forget_data() -> None:
+    """Read the site's data files (the words, the glossary, the quotes) again when next
+    asked: ``mkdocs serve`` generates the site again in the same process after an edit."""
+    pagedata.forget()
+    tags.forget()
 
 
 def build_site(given: SiteInput) -> SiteOutput:
@@ -436,13 +446,8 @@ def _testing_guide_parts(site: Site, suite: Suite | None, given: SiteInput) -> d
 
 
 def _play_guide_parts(site: Site, given: SiteInput) -> dict[str, str]:
-    transcript = simulated = None
-    game = given.example.base
-    ruleset = site.rulesets.get(game)
-    if given.examples and ruleset is not None:
-        transcript = playguide.play_transcript(ruleset)
-        simulated = playguide.simulate_output(ruleset)
-    return playguide.guide_parts(transcript, simulated, game)
+    played = given.played if given.examples else None
+    return playguide.guide_parts(played, given.example.base)
 
 
 def conformance_doc_markdown(name: str, text: str) -> str:

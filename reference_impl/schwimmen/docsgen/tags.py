@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from markupsafe import Markup, escape
 
@@ -37,9 +38,19 @@ def say(key: str, language: str = DEFAULT_LANGUAGE, **fields: object) -> Markup:
     """The label ``key`` of ``spec/words.yaml`` in ``language`` as HTML: its text escaped,
     its ``**bold**`` made bold, its ``{placeholders}`` filled with ``fields`` (escaped
     unless they are :class:`Markup`)."""
+    text = _label(key, language)
+    return text.format(**fields) if fields else text
+
+
+def forget() -> None:
+    """Take the labels from ``spec/words.yaml`` again (after :func:`pagedata.forget`)."""
+    _label.cache_clear()
+
+
+@lru_cache(maxsize=2048)
+def _label(key: str, language: str) -> Markup:
     entry = words().labels[key]
-    text = _BOLD.sub(r"<strong>\1</strong>", str(escape(entry.get(language, entry["en"]))))
-    return Markup(text).format(**fields) if fields else Markup(text)
+    return Markup(_BOLD.sub(r"<strong>\1</strong>", str(escape(entry.get(language, entry["en"])))))
 
 
 def strong(text: object) -> Markup:
