@@ -31,6 +31,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
 
 # Document this checkout's spec: put its package first on the path when the docs are
 # built from a checkout (an installed copy of the package is used otherwise).
@@ -46,7 +47,7 @@ from schwimmen.cli.play_command import play  # noqa: E402
 from schwimmen.cli.simulate_command import print_simulation, run_simulation  # noqa: E402
 from schwimmen.conformance.fixtures import load_fixtures  # noqa: E402
 from schwimmen.docsgen import playguide  # noqa: E402
-from schwimmen.docsgen.blocks import anchors, resolve, stash, unstash  # noqa: E402
+from schwimmen.docsgen.blocks import anchors, contents, resolve, stash, unstash  # noqa: E402
 from schwimmen.docsgen.finder import DATA as FINDER_DATA  # noqa: E402
 from schwimmen.docsgen.finder import load_finder  # noqa: E402
 from schwimmen.docsgen.fixturepages import SearchEntry  # noqa: E402
@@ -351,7 +352,16 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     if page.present_anchor_ids is not None:
         for text in resolved:
             page.present_anchor_ids |= anchors(text)
-    return unstash(html, resolved)
+    html = unstash(html, resolved)
+    if any("data-toc" in text for text in resolved):
+        page.toc = get_toc(contents(html, {item.id for item in _flat(page.toc)}))
+    return html
+
+
+def _flat(toc: Any) -> Iterator[Any]:
+    for item in toc:
+        yield item
+        yield from _flat(item.children)
 
 
 def _url(page: Page, files: Files, path: str, anchor: str) -> str | None:

@@ -8,6 +8,10 @@ page before Markdown runs (:func:`stash`) and puts it back into the converted pa
 (:func:`unstash`). The page's outline (its title and headings) stays Markdown, so the
 table of contents, the permalinks and the search sections are the theme's own.
 
+A heading inside a block that carries ``data-toc`` joins the page's table of contents,
+in its place among the page's Markdown headings (:func:`contents`), so that a page whose
+body is one template keeps the theme's table of contents and search sections.
+
 A link inside a block names its target as a Markdown link does, by the target's file
 under ``docs/`` (``href="md:rulesets/pagat.md#feuer"``, made by :func:`href`); the hook
 resolves it as MkDocs resolves a Markdown link (:func:`resolve`), to the page in the
@@ -31,6 +35,9 @@ _PLACE = "<!-- sw:block {} -->"
 _PLACED = re.compile(r"(?:<p>)?<!-- sw:block (\d+) -->(?:</p>)?")
 _LINK = re.compile(r'\bhref="md:([^"#]*)(?:#([^"]*))?"')
 _ID = re.compile(r'\bid="([^"]+)"')
+_HEADING = re.compile(r'<h([1-6]) id="([^"]+)"( data-toc)?[^>]*>(.*?)</h\1>', re.S)
+_TAG = re.compile(r"<[^>]+>")
+_PERMALINK = re.compile(r'<a class="headerlink".*?</a>', re.S)
 PREFIX = "md:"
 
 
@@ -88,3 +95,29 @@ def resolve(html: str, url_of: Callable[[str, str], str | None]) -> tuple[str, l
 def anchors(html: str) -> set[str]:
     """The ids of the elements of ``html``: where a link may lead on its page."""
     return set(_ID.findall(html))
+
+
+def contents(html: str, known: set[str]) -> list[dict[str, object]]:
+    """The table of contents of a converted page, as Python-Markdown's ``toc`` extension
+    gives it (nested tokens): its headings whose id is ``known`` (the Markdown's own) or
+    that carry ``data-toc``, in page order."""
+    tokens: list[dict[str, object]] = []
+    stack: list[dict[str, object]] = []
+    for match in _HEADING.finditer(html):
+        level, anchor, marked, inner = match.groups()
+        if anchor not in known and not marked:
+            continue
+        name = " ".join(_TAG.sub("", _PERMALINK.sub("", inner)).split())
+        token: dict[str, object] = {
+            "level": int(level),
+            "id": anchor,
+            "name": name,
+            "children": [],
+        }
+        while stack and int(str(stack[-1]["level"])) >= int(level):
+            stack.pop()
+        siblings = tokens if not stack else stack[-1]["children"]
+        assert isinstance(siblings, list)
+        siblings.append(token)
+        stack.append(token)
+    return tokens

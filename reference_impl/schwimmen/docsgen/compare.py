@@ -17,7 +17,9 @@ marked in the cell itself.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
+from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site, changed_params
 from schwimmen.docsgen.glance import Glance, glance_table
 from schwimmen.docsgen.inserts import Insert
@@ -27,24 +29,22 @@ from schwimmen.docsgen.markup import (
     PAIRS_INDEX,
     SCHEMA_REFERENCE,
     attr,
-    badge,
     code,
     esc,
     footnote_text,
     link,
-    origin_badge,
     pair_page,
     param_anchor,
     rel,
     ruleset_page,
     table,
-    where,
     wide_page,
 )
 from schwimmen.docsgen.pagedata import words
+from schwimmen.docsgen.templates import render
 from schwimmen.docsgen.values import Cell, row_cells, short, short_md, value_classes
-from schwimmen.spec.model import ProvenanceKind, Setting
-from schwimmen.spec.parameters import BY_PATH, GROUPS, PARAMETERS
+from schwimmen.spec.model import ProvenanceKind
+from schwimmen.spec.parameters import GROUPS, PARAMETERS
 
 PALETTE = 5  # distinct highlight colours for the values of one row (v1 … v5; v0 is plain)
 # Python-Markdown's footnotes extension puts the notes where a paragraph reads this.
@@ -182,119 +182,38 @@ def pair_ids(site: Site) -> list[tuple[str, str]]:
     return list(combinations(site.rulesets, 2))
 
 
-def _pair_cell(setting: Setting | None, base: str, here: str, glance: Glance, language: str) -> str:
-    if setting is None:
-        return f'<span class="na">{esc(glance.label("not-applicable", language))}</span>'
-    prov = setting.provenance
-    text = (
-        f"**{short_md(setting.param, setting.value, language)}** "
-        f"{badge(prov.kind, prov.decision, language)} "
-        f"{origin_badge(setting, base, here, language)}"
-    )
-    if prov.citations:
-        first = prov.citations[0]
-        more = f" (+{len(prov.citations) - 1})" if len(prov.citations) > 1 else ""
-        text += (
-            f'<br><span class="de-quote" lang="de">„{esc(first.quote)}“</span>{more} '
-            f"<small>— {where(first, here, language)}</small>"
-        )
-    if prov.reading:
-        reading = prov.reading_in(language) or ""
-        text += f"<br><small>{esc(glance.label('reading', language))}: {esc(reading)}</small>"
-    elif prov.kind is ProvenanceKind.DEFAULT and prov.why:
-        why = prov.why_in(language) or ""
-        text += f"<br><small>{esc(glance.label('why', language))}: {esc(why)}</small>"
-    return text
+def _render(name: str, site: Site, glance: Glance, language: str, **data: Any) -> str:
+    titles = {rid: ruleset.title for rid, ruleset in site.rulesets.items()}
+    return render(name, language, g=glance, titles=titles, pairs_index=PAIRS_INDEX, **data)
 
 
 def pair_markdown(site: Site, glance: Glance, a: str, b: str, language: str = "en") -> str:
     """Two rulesets: only what differs, each side with its evidence; the rest folded."""
-    say = words()
-    here = pair_page(a, b)
     ra, rb = site.rulesets[a], site.rulesets[b]
-    differ = changed_params(ra, rb)
     order = {p.path: i for i, p in enumerate(PARAMETERS)}
-    differ.sort(key=order.__getitem__)
-
-    def label(key: str, **fields: str | int) -> str:
-        return glance.label(key, language, **fields)
-
-    def named(rid: str) -> str:
-        title = attr(site.rulesets[rid].title)
-        page = link(here, ruleset_page(rid), esc(glance.name(rid, language)))
-        return f'<span title="{title}">{page}</span> ({code(rid)})'
-
-    def rule(path: str) -> str:
-        return esc(say.param_title(path, language))
-
-    name_a, name_b = esc(glance.name(a, language)), esc(glance.name(b, language))
-    out = [
-        *wide_page(label("pair-title", a=name_a, b=name_b), hide_navigation=True),
-        label("pair-differ", a=named(a), b=named(b), n=f"**{len(differ)}**")
-        + f" {esc(label('pair-command'))} {code(f'schwimmen diff {a} {b}')}.",
-        "",
-    ]
-    rows = [
-        [
-            f"{esc(say.group_title(BY_PATH[p].group, language))}: "
-            + link(here, f"{SCHEMA_REFERENCE}#{param_anchor(p)}", f"**{rule(p)}**"),
-            _pair_cell(ra.settings.get(p), ra.base, here, glance, language),
-            _pair_cell(rb.settings.get(p), rb.base, here, glance, language),
-        ]
-        for p in differ
-    ]
-    if rows:
-        header = [esc(label("rule"))] + [
-            ruleset_header(site, glance, rid, here, language) for rid in (a, b)
-        ]
-        out += ['<div class="pair-table" markdown>', "", table(header, rows), "", "</div>", ""]
+    differ = sorted(changed_params(ra, rb), key=order.__getitem__)
     same = [p.path for p in PARAMETERS if p.path in ra.settings and p.path not in differ]
-    if same:
-        body = "\n".join(
-            f"- **{rule(p)}**: {short_md(p, ra.settings[p].value, language)}" for p in same
-        )
-        shared = label("pair-shared", n=len(same)).replace('"', "'")
-        out.append(f'??? note "{shared}"\n')
-        out += ["    " + line for line in body.splitlines()]
-        out.append("")
-    out += [link(here, PAIRS_INDEX, esc(label("pair-back"))), ""]
-    return "\n".join(out)
+    title = glance.label(
+        "pair-title", language, a=glance.name(a, language), b=glance.name(b, language)
+    )
+    body = _render(
+        "pair.html", site, glance, language, a=a, b=b, ra=ra, rb=rb, differ=differ, same=same
+    )
+    return "\n".join([*wide_page(esc(title), hide_navigation=True), block(body), ""])
 
 
 def pairs_grid(site: Site, glance: Glance, language: str = "en") -> str:
     """A grid of all pairs: each cell is the number of differing rules, linked to the pair's
-    page. The column headings stand upright so that whole names fit a phone."""
-    here = PAIRS_INDEX
-    ids = list(site.rulesets)
+    page, its colour the share of the most any pair differs in."""
     counts = {
         (a, b): len(changed_params(site.rulesets[a], site.rulesets[b])) for a, b in pair_ids(site)
     }
     top = max(counts.values(), default=1) or 1
-    rows = []
-    for a in ids:
-        row = [ruleset_header(site, glance, a, here, language)]
-        for b in ids:
-            if a == b:
-                row.append('<span class="na">·</span>')
-                continue
-            key = (a, b) if (a, b) in counts else (b, a)
-            n = counts[key]
-            heat = round(4 * n / top)
-            tip = attr(
-                f"{glance.name(a, language)} – {glance.name(b, language)}: "
-                + glance.label("pair-tip", language, n=n)
-            )
-            row.append(
-                f'<span class="heat heat{heat}" title="{tip}">'
-                f"[{n}]({rel(here, pair_page(*key))})</span>"
-            )
-        rows.append(row)
-    header = [""] + [
-        f'<span class="upright">{ruleset_header(site, glance, b, here, language)}</span>'
-        for b in ids
-    ]
-    return "\n".join(
-        ['<div class="pairs-grid" markdown>', "", table(header, rows), "", "</div>", ""]
+    cells = {}
+    for (a, b), n in counts.items():
+        cells[(a, b)] = cells[(b, a)] = (n, round(4 * n / top), pair_page(a, b))
+    return block(
+        _render("pairs-grid.html", site, glance, language, ids=list(site.rulesets), cells=cells)
     )
 
 

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from schwimmen.conformance.fixtures import Case, Fixture
+from schwimmen.conformance.fixtures import Fixture
 from schwimmen.docsgen import fixturetext
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site
@@ -31,13 +31,12 @@ from schwimmen.docsgen.markup import (
     conformance_doc,
     esc,
     fixture_page,
-    in_english,
     link,
     rel,
     table,
 )
 from schwimmen.docsgen.pagedata import words
-from schwimmen.docsgen.suite import KINDS, Suite, area_of, house_rule_of, kind_help, name_of
+from schwimmen.docsgen.suite import KINDS, Suite, house_rule_of, kind_help, name_of
 from schwimmen.docsgen.tags import reference
 from schwimmen.docsgen.templates import render
 
@@ -168,118 +167,7 @@ def index_parts(site: Site, suite: Suite, language: str = "en") -> dict[str, str
     }
 
 
-# ----------------------------------------------------------------------------- rule pages
-
-
-def _indent(block_text: str) -> str:
-    return "\n".join("    " + line if line.strip() else "" for line in block_text.splitlines())
-
-
-def _compact(here: str, pairs: Sequence[tuple[Fixture, Case]]) -> str:
-    """Fixtures grouped by area, one line per area, each fixture linked by its name."""
-    by_area: dict[str, list[Fixture]] = {}
-    for fixture, _ in pairs:
-        by_area.setdefault(area_of(fixture.id), []).append(fixture)
-    lines = []
-    for area, fixtures in by_area.items():
-        links = " · ".join(
-            f'[{esc(name_of(f.id))}]({rel(here, fixture_page(f.id))} "{attr(f.title)}")'
-            for f in fixtures
-        )
-        lines.append(f"- **{esc(area)}** ({len(fixtures)}): {links}")
-    return "\n".join(lines)
-
-
-def _kind_counts(pairs: Sequence[tuple[Fixture, Case]], language: str) -> str:
-    say = words()
-    counts = Counter(f.kind for f, _ in pairs)
-    return ", ".join(
-        f"{counts[k]} {say(f'fixture-kind.{k}.' + ('one' if counts[k] == 1 else 'many'), language)}"
-        for k in KINDS
-        if counts.get(k)
-    )
-
-
-def _runs_sentence(
-    here: str, name: str, pairs: Sequence[tuple[Fixture, Case]], language: str
-) -> str:
-    """How many fixtures run under ``name``, by kind, and the command that runs them."""
-    say = words()
-    return say(
-        "conformance.runs",
-        language,
-        n=len(pairs),
-        suite=link(here, FIXTURES_INDEX, say("conformance.suite", language)),
-        name=code(name),
-        kinds=_kind_counts(pairs, language) or say("conformance.no-kinds", language),
-        command=code(f"schwimmen conformance --ruleset {name}"),
-    )
-
-
-def _heading(language: str) -> list[str]:
-    return [f"## {words()('conformance.heading', language)} {{#conformance}}", ""]
-
-
-def _folded(here: str, pairs: Sequence[tuple[Fixture, Case]], key: str, language: str) -> list[str]:
-    title = words()(key, language, n=len(pairs))
-    return [f'??? fixtures "{title}"', "", _indent(_compact(here, pairs)), ""]
-
-
-def conformance_section(
-    site: Site, suite: Suite, name: str, here: str, language: str = "en"
-) -> str:
-    """The "Conformance" section of a ruleset page (``name`` = ruleset id)."""
-    pairs = suite.applying_to(name)
-    out = _heading(language)
-    if not pairs:
-        out += [words()("conformance.none", language, name=code(name)), ""]
-        return "\n".join(out)
-    out += [_runs_sentence(here, name, pairs, language), ""]
-    out += _folded(here, pairs, "conformance.by-area", language)
-    return "\n".join(out)
-
-
-def house_rule_conformance_section(
-    site: Site, suite: Suite, hid: str, origin: str, here: str, language: str = "en"
-) -> str:
-    """The "Conformance" section of a house-rule page: what runs under ``origin+hid`` and
-    where its expected outcome differs from the origin's."""
-    say = words()
-    name = f"{origin}+{hid}"
-    pairs = suite.applying_to(name)
-    out = _heading(language)
-    if name not in suite.names:
-        out += [say("conformance.not-in-run", language, name=code(name)), ""]
-        return "\n".join(out)
-    out += [_runs_sentence(here, name, pairs, language), ""]
-    differs = []
-    for fixture, case in pairs:
-        before = suite.runs[fixture.id].case_for(origin)
-        if before is None or before.index != case.index:
-            differs.append((fixture, case, before))
-    if differs:
-        out += [say("conformance.changes", language, origin=code(origin)), ""]
-        absent = f"<span class='na'>{say('conformance.does-not-run', language)}</span>"
-        rows = []
-        for fixture, case, before in differs:
-            page = rel(here, fixture_page(fixture.id))
-            at_case = rel(here, fixture_page(fixture.id, case.index + 1))
-            rows.append(
-                [
-                    in_english(f"[{esc(fixture.title)}]({page})", language),
-                    in_english(esc(before.label()), language) if before else absent,
-                    in_english(f"[{esc(case.label())}]({at_case})", language),
-                ]
-            )
-        header = [
-            say("conformance.fixture", language),
-            code(origin),
-            say("conformance.with", language, name=code(hid)),
-        ]
-        out += [table(header, rows), ""]
-    if pairs:
-        out += _folded(here, pairs, "conformance.all-by-area", language)
-    return "\n".join(out)
+# ----------------------------------------------------------------------------- decisions
 
 
 def decision_fixtures(suite: Suite, decision: str, here: str, language: str = "en") -> str:

@@ -243,36 +243,25 @@ def build_site(given: SiteInput) -> SiteOutput:
         raise DocsBuildError(
             "the comparison's words do not fit the rulesets:\n" + "\n".join(map(str, wording))
         )
+    fits = {hid: site.fits(hid) for hid in site.house_rules}
     pages: list[Page] = []
-    for rid in site.rulesets:
-        for language in pagedata.LANGUAGES:
-            conformance = (
-                fixturepages.conformance_section(site, suite, rid, ruleset_page(rid), language)
-                if suite
-                else None
+    for language in pagedata.LANGUAGES:
+        pages += [
+            Page(
+                translation(ruleset_page(rid), language),
+                rulepages.ruleset_markdown(site, rid, fits, language),
             )
-            pages.append(
-                Page(
-                    translation(ruleset_page(rid), language),
-                    rulepages.ruleset_markdown(site, rid, conformance, language=language),
-                )
+            for rid in site.rulesets
+        ]
+        pages += [
+            Page(
+                translation(house_rule_page(hid), language),
+                rulepages.house_rule_markdown(
+                    site, hid, fits, given.house_rule_texts.get(hid), language
+                ),
             )
-    for hid, sf in site.house_rules.items():
-        text = given.house_rule_texts.get(hid)
-        for language in pagedata.LANGUAGES:
-            conformance = (
-                fixturepages.house_rule_conformance_section(
-                    site, suite, hid, str(sf.data["origin"]), house_rule_page(hid), language
-                )
-                if suite
-                else None
-            )
-            pages.append(
-                Page(
-                    translation(house_rule_page(hid), language),
-                    rulepages.house_rule_markdown(site, hid, text, conformance, language=language),
-                )
-            )
+            for hid in site.house_rules
+        ]
     pages += [
         Page(
             translation(pair_page(a, b), language),
@@ -327,9 +316,9 @@ def build_site(given: SiteInput) -> SiteOutput:
         glossary.glossary_inserts(),
         guides.guide_inserts(site, given.example_text, given.example),
         {
-            "provenance-legend": lambda language: rulepages.legend(RULESETS_INDEX, language),
+            "provenance-legend": lambda language: rulepages.legend(site, language),
             "rulesets-table": lambda language: rulepages.rulesets_table(site, language),
-            "house-rules-table": lambda language: rulepages.house_rules_table(site, language),
+            "house-rules-table": lambda language: rulepages.house_rules_table(site, fits, language),
         },
     ]
     nav = navigation(site, given, suite)

@@ -10,7 +10,7 @@ A link names its target as a Markdown link would, by its file under ``docs/``
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 
 from markupsafe import Markup, escape
@@ -32,6 +32,7 @@ from schwimmen.spec.loader import SEPARATOR
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _CARD = re.compile(r"^(10|[2-9AKQJ])([CSHD])$")
 _REFERENCE = re.compile(r"\b[UF][0-9]{2}\b")
+_SOURCE = re.compile(r"\bs[0-9]{3}\b")
 
 
 def say(key: str, language: str = DEFAULT_LANGUAGE, **fields: object) -> Markup:
@@ -51,6 +52,15 @@ def forget() -> None:
 def _label(key: str, language: str) -> Markup:
     entry = words().labels[key]
     return Markup(_BOLD.sub(r"<strong>\1</strong>", str(escape(entry.get(language, entry["en"])))))
+
+
+def fill(text: str, **fields: object) -> Markup:
+    """``text`` (with ``{name}`` blanks) escaped, each blank filled with its field, escaped
+    unless it is :class:`Markup`."""
+    out = escape(text)
+    for name, value in fields.items():
+        out = Markup(out.replace("{" + name + "}", escape(value)))
+    return out
 
 
 def strong(text: object) -> Markup:
@@ -110,13 +120,23 @@ def reference(ref: str, known: Iterable[str], titles: Mapping[str, str] | None =
 def with_references(text: str, known: Iterable[str]) -> Markup:
     """``text`` escaped, with every ``U12`` / ``F31`` the site lists linked."""
     listed = set(known)
-    out, last = [], 0
-    for found in _REFERENCE.finditer(text):
-        out += [escape(text[last : found.start()]), reference(found.group(0), listed)]
-        last = found.end()
-    return Markup("").join([*out, escape(text[last:])])
+    return _linked(text, _REFERENCE, lambda ref: reference(ref, listed))
 
 
 def source(sid: str) -> Markup:
     """A source (``s000``) linked to its entry on the home page."""
     return link(f"{HOME}#{sid}", sid)
+
+
+def with_sources(text: str, known: Iterable[str]) -> Markup:
+    """``text`` escaped, with every source id (``s000``) the bibliography has linked."""
+    listed = set(known)
+    return _linked(text, _SOURCE, lambda sid: source(sid) if sid in listed else escape(sid))
+
+
+def _linked(text: str, pattern: re.Pattern[str], make: Callable[[str], Markup]) -> Markup:
+    out, last = [], 0
+    for found in pattern.finditer(text):
+        out += [escape(text[last : found.start()]), make(found.group(0))]
+        last = found.end()
+    return Markup("").join([*out, escape(text[last:])])

@@ -15,6 +15,11 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from schwimmen.docsgen import markup, tags
+from schwimmen.docsgen.context import kind_counts
+from schwimmen.docsgen.pagedata import words
+from schwimmen.docsgen.values import shown
+from schwimmen.spec.model import ProvenanceKind
+from schwimmen.spec.parameters import BY_PATH, SUIT_NAMES_DE
 
 FOLDER = Path(__file__).resolve().parent / "templates"
 
@@ -32,15 +37,27 @@ def environment() -> Environment:
         card=tags.card,
         cards=tags.cards,
         code=tags.code,
+        fill=tags.fill,
+        pair_page=markup.pair_page,
         link=tags.link,
         name_link=tags.name_link,
         reference=tags.reference,
         with_references=tags.with_references,
+        with_sources=tags.with_sources,
         source=tags.source,
         strong=tags.strong,
         fixture_page=markup.fixture_page,
         house_rule_page=markup.house_rule_page,
         ruleset_page=markup.ruleset_page,
+        anchor=markup.param_anchor,
+        schema=markup.SCHEMA_REFERENCE,
+        symbols=markup.KIND_SYMBOL,
+        kinds=list(ProvenanceKind),
+        kind_counts=kind_counts,
+        parameter=BY_PATH.__getitem__,
+        value_text=shown,
+        suit_symbol=markup.LETTER_SUIT.__getitem__,
+        suit_name=SUIT_NAMES_DE.__getitem__,
     )
     return env
 
@@ -48,4 +65,5 @@ def environment() -> Environment:
 def render(name: str, language: str, **data: Any) -> str:
     """The template ``name`` filled with ``data``, its words in ``language``."""
     template = environment().get_template(name)
-    return template.render(say=partial(tags.say, language=language), language=language, **data)
+    say = partial(tags.say, language=language)
+    return template.render(say=say, language=language, w=words(), **data)

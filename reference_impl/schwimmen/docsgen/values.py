@@ -83,12 +83,17 @@ def card_points(values: Mapping[str, Any], language: str = "en") -> str:
     return ", ".join(parts)
 
 
-def short_md(param: str, value: Any, language: str = "en") -> str:
-    """The short value as markdown, with suit symbols where suits are listed."""
+def shown(param: str, value: Any, language: str = "en") -> str:
+    """The short value with suit symbols where suits are listed (plain text)."""
     text = short(param, value, language)
     if param in ("cards.suits", "comparison.suit_order") and value != "none":
-        return esc(suit_symbols(text))
-    return esc(text)
+        return suit_symbols(text)
+    return text
+
+
+def short_md(param: str, value: Any, language: str = "en") -> str:
+    """The short value as markdown, with suit symbols where suits are listed."""
+    return esc(shown(param, value, language))
 
 
 def explanation(param: Parameter, value: Any, language: str = "en") -> str:
