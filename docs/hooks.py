@@ -15,6 +15,7 @@ a wrong quote) stops the build with the loader's messages.
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import json
 import logging
@@ -32,6 +33,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
+from mkdocs.utils import get_relative_url
 
 # Document this checkout's spec: put its package first on the path when the docs are
 # built from a checkout (an installed copy of the package is used otherwise).
@@ -279,6 +281,7 @@ def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
     language's pages lead there (MkDocs still checks that the page exists). The plugin
     would otherwise render each such page a second time, the same English page under
     ``de/``: a third of the site's size and of its build."""
+    _state["targets"] = {}  # each language's build finds the files in its own language
     content: dict[str, str] = _state["content"]
     for file in files:
         text = content.get(file.src_uri)
@@ -367,14 +370,22 @@ def _flat(toc: Any) -> Iterator[Any]:
 def _url(page: Page, files: Files, path: str, anchor: str) -> str | None:
     """The address of ``path#anchor`` (a file under docs/) from ``page``, in the page's
     language where the target has a version in it; None if no page is there."""
-    target = page.file if not path else files.get_file_from_path(path)
+    targets: dict[str, File | None] = _state["targets"]
+    if path and path not in targets:
+        targets[path] = files.get_file_from_path(path)
+    target = targets[path] if path else page.file
     if target is None:
         return None
     if anchor and page.links_to_anchors is not None:
         original = f"{path}#{anchor}"
         page.links_to_anchors.setdefault(target, {}).setdefault(anchor, original)
-    url = "" if not path else target.url_relative_to(page.file)
+    url = _relative_url(target.url, page.file.url) if path else ""
     return url + (f"#{anchor}" if anchor else "")
+
+
+@functools.lru_cache(maxsize=8192)
+def _relative_url(url: str, other: str) -> str:
+    return get_relative_url(url, other)
 
 
 def on_page_context(

@@ -133,10 +133,6 @@ def usage(parser: argparse.ArgumentParser) -> str:
         return parser.format_usage().strip()
 
 
-def subcommand_names(parser: argparse.ArgumentParser) -> list[str]:
-    return [name for name, _, _ in _subcommands(parser)]
-
-
 def cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
     """The generated parts of ``docs/reference/cli.md``: every subcommand with usage,
     arguments and the exact help, as the parser has them."""

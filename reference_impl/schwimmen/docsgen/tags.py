@@ -40,7 +40,10 @@ def say(key: str, language: str = DEFAULT_LANGUAGE, **fields: object) -> Markup:
     its ``**bold**`` made bold, its ``{placeholders}`` filled with ``fields`` (escaped
     unless they are :class:`Markup`)."""
     text = _label(key, language)
-    return text.format(**fields) if fields else text
+    if not fields:
+        return text
+    # str.format on the escaped label with escaped fields: what Markup.format does, in C
+    return Markup(str.format(text, **{k: escape(v) for k, v in fields.items()}))
 
 
 def forget() -> None:
@@ -64,20 +67,17 @@ def fill(text: str, **fields: object) -> Markup:
 
 
 def strong(text: object) -> Markup:
-    return Markup("<strong>{}</strong>").format(text)
+    return Markup(f"<strong>{escape(text)}</strong>")
 
 
 def code(text: object) -> Markup:
-    return Markup("<code>{}</code>").format(text)
+    return Markup(f"<code>{escape(text)}</code>")
 
 
 def link(target: str, text: object, title: str | None = None) -> Markup:
     """A link to ``target`` (a file under ``docs/``, ``#anchor`` optional)."""
-    if title:
-        return Markup('<a href="{}" title="{}">{}</a>').format(
-            href(target), " ".join(title.split()), text
-        )
-    return Markup('<a href="{}">{}</a>').format(href(target), text)
+    tip = f' title="{escape(" ".join(title.split()))}"' if title else ""
+    return Markup(f'<a href="{escape(href(target))}"{tip}>{escape(text)}</a>')
 
 
 def card(text: str) -> Markup:
@@ -86,7 +86,7 @@ def card(text: str) -> Markup:
     if found is None:
         return escape(text)
     rank, suit = found.group(1), LETTER_SUIT[found.group(2)]
-    return Markup('<span class="card {}">{}{}</span>').format(SUIT_CLASS[suit], rank, suit)
+    return Markup(f'<span class="card {SUIT_CLASS[suit]}">{rank}{suit}</span>')
 
 
 def cards(texts: Iterable[object]) -> Markup:
@@ -94,7 +94,7 @@ def cards(texts: Iterable[object]) -> Markup:
     drawn = [card(str(t)) for t in texts]
     if not drawn:
         return Markup("—")
-    return Markup('<span class="cards">{}</span>').format(Markup("").join(drawn))
+    return Markup(f'<span class="cards">{"".join(drawn)}</span>')
 
 
 def joined(parts: Iterable[object], separator: str = ", ") -> Markup:

@@ -153,7 +153,3 @@ def value_classes(cells: list[Cell]) -> dict[str, int]:
         first.setdefault(key, i)
     order = sorted(counts, key=lambda k: (-counts[k], first[k]))
     return {k: i for i, k in enumerate(order)}
-
-
-def title_of(param: str) -> str:
-    return BY_PATH[param].title
