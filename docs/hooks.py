@@ -20,8 +20,10 @@ import io
 import json
 import logging
 import os
+import pickle
 import re
 import sys
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -57,7 +59,7 @@ from schwimmen.docsgen.glance import load_glance  # noqa: E402
 from schwimmen.docsgen.inserts import fill  # noqa: E402
 from schwimmen.docsgen.inserts import markers as _markers  # noqa: E402
 from schwimmen.docsgen.markup import ADAPTER_EXAMPLE, CONFORMANCE_DOCS  # noqa: E402
-from schwimmen.docsgen.memo import digest, remembered  # noqa: E402
+from schwimmen.docsgen.memo import digest, kept, package, remembered  # noqa: E402
 from schwimmen.docsgen.playguide import PlayedExamples  # noqa: E402
 from schwimmen.docsgen.searchrank import split_index  # noqa: E402
 from schwimmen.docsgen.site import (  # noqa: E402
@@ -193,6 +195,23 @@ def _played(catalog: Catalog, game: str) -> PlayedExamples | None:
     return PlayedExamples(transcript, playguide.simulate_command(game), buffer.getvalue().rstrip())
 
 
+def _kept(config: MkDocsConfig) -> SiteOutput:
+    """:func:`_generate`, or the site an earlier build generated from the same files and
+    the same code (kept compressed in the user's cache folder: a few MB)."""
+
+    def inputs() -> Iterator[tuple[str, bytes]]:
+        yield "files", _inputs_digest(config).encode()
+        yield from package()
+
+    def build() -> bytes:
+        return zlib.compress(pickle.dumps(_generate(config)), 1)
+
+    output = pickle.loads(zlib.decompress(kept("site", inputs, build, bytes)))
+    if not isinstance(output, SiteOutput):
+        raise PluginError("schwimmen docs: the kept site is not a site; remove the cache")
+    return output
+
+
 def _generate(config: MkDocsConfig) -> SiteOutput:
     """Every generated page and part, from the files as they are now."""
     forget_data()
@@ -229,7 +248,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     again (:func:`schwimmen.docsgen.memo.remembered`)."""
     if not _building_another_language(config):
         try:
-            output = remembered("site", _inputs_digest(config), lambda: _generate(config))
+            output = remembered("site", _inputs_digest(config), lambda: _kept(config))
         except DocsBuildError as exc:
             raise PluginError(f"schwimmen docs: {exc}") from None
         _state["output"] = output
@@ -325,7 +344,8 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     are kept aside until Markdown has converted the rest (:func:`on_page_content`)."""
     if page.file.src_uri not in _state["content"]:
         output: SiteOutput = _state["output"]
-        filled, problems = fill(markdown, output.inserts, page.file.src_uri, _language(page))
+        parts = {name: output.insert(name) for name in output.inserts}
+        filled, problems = fill(markdown, parts, page.file.src_uri, _language(page))
         if problems:
             raise PluginError("schwimmen docs: " + "; ".join(str(p) for p in problems))
         _state["used"].update(name for _, name in _markers(markdown))

@@ -219,8 +219,6 @@ def source_link(here: str, source: str) -> str:
     return f"[{source}]({rel(here, HOME + '#' + source)})"
 
 
-
-
 def german(quote: str) -> str:
     """A German quote, marked as German for screen readers and hyphenation."""
     return f'<span class="de-quote" lang="de">„{esc(quote)}“</span>'

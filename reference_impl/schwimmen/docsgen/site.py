@@ -124,14 +124,21 @@ class SiteInput:
 
 @dataclass(frozen=True)
 class SiteOutput:
+    """What the generator made: plain data (pages, navigation, the parts of the
+    hand-written pages in every language, search entries), so that the build can keep it
+    by the content it was made from (``docs/hooks.py``)."""
+
     pages: list[Page]
     nav: list[NavItem]
-    site: Site
-    suite: Suite | None = None
-    # generated parts for the hand-written pages in docs/ (see docsgen.inserts)
-    inserts: Mapping[str, Insert] = field(default_factory=dict)
+    # generated parts for the hand-written pages in docs/ (see docsgen.inserts): name →
+    # language → markdown
+    inserts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # entries of the search index for pages the theme does not index (the fixtures)
     search: tuple[fixturepages.SearchEntry, ...] = ()
+
+    def insert(self, name: str) -> Insert:
+        """The part ``name`` as :func:`schwimmen.docsgen.inserts.fill` asks for it."""
+        return self.inserts[name].__getitem__
 
 
 class DocsBuildError(Exception):
@@ -322,7 +329,11 @@ def build_site(given: SiteInput) -> SiteOutput:
         },
     ]
     nav = navigation(site, given, suite)
-    return SiteOutput(pages, nav, site, suite, merge_parts(parts), tuple(search))
+    made = {
+        name: {language: part(language) for language in pagedata.LANGUAGES}
+        for name, part in merge_parts(parts).items()
+    }
+    return SiteOutput(pages, nav, made, tuple(search))
 
 
 def finder_inserts(questions: finder.Finder, site: Site) -> dict[str, Insert]:
