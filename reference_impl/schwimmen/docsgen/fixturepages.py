@@ -26,13 +26,9 @@ from schwimmen.docsgen.markup import (
     FIXTURES_INDEX,
     GUIDE_TEST,
     area_page,
-    attr,
-    code,
     conformance_doc,
     esc,
-    fixture_page,
     link,
-    rel,
     table,
 )
 from schwimmen.docsgen.pagedata import words
@@ -165,18 +161,3 @@ def index_parts(site: Site, suite: Suite, language: str = "en") -> dict[str, str
         "fixtures-kinds": table(kinds_head, rows),
         "fixtures-areas": block(areas),
     }
-
-
-# ----------------------------------------------------------------------------- decisions
-
-
-def decision_fixtures(suite: Suite, decision: str, here: str, language: str = "en") -> str:
-    """For the decisions page: the fixtures whose cases rest on ``decision``."""
-    ids = suite.decisions().get(decision, [])
-    if not ids:
-        return ""
-    by_id = {f.id: f for f in suite.fixtures}
-    links = ", ".join(
-        f'[{code(i)}]({rel(here, fixture_page(i))} "{attr(by_id[i].title)}")' for i in ids
-    )
-    return words()("fixtures.resting-on", language, n=len(ids), links=links)

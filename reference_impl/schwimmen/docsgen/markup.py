@@ -176,12 +176,6 @@ def card_text(text: str) -> str:
     return card(m.group(1), LETTER_SUIT[m.group(2)])
 
 
-def cards_row(texts: Iterable[str]) -> str:
-    """Canonical card texts drawn as a row of cards ('—' for none)."""
-    drawn = [card_text(str(t)) for t in texts]
-    return '<span class="cards">' + "".join(drawn) + "</span>" if drawn else "—"
-
-
 def cards_in(text: str) -> str:
     """Render every ``♣7``-style card in (already escaped) text as a card span."""
     return _CARD.sub(lambda m: card(m.group(2), m.group(1)), text)

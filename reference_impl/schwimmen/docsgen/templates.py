@@ -8,6 +8,7 @@ carries past Markdown as a block (:mod:`schwimmen.docsgen.blocks`).
 
 from __future__ import annotations
 
+import re
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
@@ -66,4 +67,17 @@ def render(name: str, language: str, **data: Any) -> str:
     """The template ``name`` filled with ``data``, its words in ``language``."""
     template = environment().get_template(name)
     say = partial(tags.say, language=language)
-    return template.render(say=say, language=language, w=words(), **data)
+    return plain_quotes(template.render(say=say, language=language, w=words(), **data))
+
+
+_TAG = re.compile(r"(<[^>]*>)")
+
+
+def plain_quotes(html: str) -> str:
+    """``html`` with the quotation marks of its text as they are (Jinja escapes them as
+    ``&#34;`` and ``&#39;``, which a text needs no more than Markdown writes them); inside
+    tags, where an attribute's value may need them escaped, nothing changes."""
+    parts = _TAG.split(html)
+    for i in range(0, len(parts), 2):
+        parts[i] = parts[i].replace("&#34;", '"').replace("&#39;", "'")
+    return "".join(parts)
