@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.docsgen import glance as g
+from schwimmen.docsgen.compare import glance_part
 from schwimmen.docsgen.context import ruleset_order
 from schwimmen.docsgen.fixturepages import SEARCH_BOOST
-from schwimmen.docsgen.markup import COMPARISON, pair_page, ruleset_page
+from schwimmen.docsgen.markup import pair_page, ruleset_page
 from schwimmen.docsgen.searchrank import rank, with_rank
 from schwimmen.resources import spec_dir
 from schwimmen.spec.errors import SpecErrors
@@ -88,7 +89,7 @@ def test_the_words_follow_the_resolved_values(rulesets: Mapping[str, Ruleset]) -
 
 @given(st.lists(st.sampled_from("abc"), max_size=12))
 def test_neighbours_that_agree_share_one_cell(texts: list[str]) -> None:
-    runs = g._runs(texts)
+    runs = g.runs(texts)
     assert [t for t, span in runs for _ in range(span)] == texts
     assert all(a[0] != b[0] for a, b in pairwise(runs))
 
@@ -96,11 +97,11 @@ def test_neighbours_that_agree_share_one_cell(texts: list[str]) -> None:
 def test_the_table_names_every_ruleset_and_merges_agreement(
     words: g.Glance, rulesets: Mapping[str, Ruleset], tmp_path: Path
 ) -> None:
-    html = g.glance_table(words, rulesets, "de", COMPARISON)
+    html = glance_part(words, rulesets, "de")
     for rid in rulesets:
-        assert f"`{rid}`" in html and words.name(rid, "de", hyphens=True) in html
+        assert f"<code>{rid}</code>" in html and words.name(rid, "de", hyphens=True) in html
         assert "\u00ad" not in words.name(rid, "de")  # only a heading breaks the words
-        assert f"({ruleset_page(rid).replace('rulesets/', '../rulesets/')})" in html
+        assert f'href="md:{ruleset_page(rid)}"' in html
     assert html.count("<tr") == len(words.rows) + 1
     assert "Drei Asse" in html and "Regel" in html
     # a rule every ruleset plays alike is one cell across the table, marked as such
@@ -111,7 +112,7 @@ def test_the_table_names_every_ruleset_and_merges_agreement(
         "    cases:\n      - when: {turns.direction: clockwise}\n"
         "        text: {en: Clockwise, de: Im Uhrzeigersinn}\n",
     )
-    same = g.glance_table(g.load_glance(path), rulesets, "en", COMPARISON)
+    same = glance_part(g.load_glance(path), rulesets, "en")
     assert f'<td class="g-same" colspan="{len(rulesets)}"' in same
     assert f"the same in all {len(rulesets)}" in same
 
