@@ -5,11 +5,13 @@ MkDocs loads this file through ``hooks:`` in ``mkdocs.yml``. It gathers the inpu
 comparison's words, the CLI parser, the JSON Schemas, the conformance fixtures through
 their loader, the conformance documents and the adapter example), all from the
 repository and nothing outside it, and hands them to
-:func:`schwimmen.docsgen.site.build_site`, which turns them into markdown (and runs the
-engine for the disagreements and the simulator for the statistics). The pages exist only
-in memory: nothing generated is written into ``docs/``. Any problem that would make the
-site wrong (a spec error, a fixture that does not load, an example that does not resolve,
-a wrong quote) stops the build with the loader's messages.
+:func:`schwimmen.docsgen.site.build_site`, which turns them into pages (and runs the
+engine for the disagreements and the simulator for the statistics); the command line's
+own output for the play guide is made here, since the generator imports no command-line
+code. The pages exist only in memory (and, by the content they were made from, in the
+cache folder): nothing generated is written into ``docs/``. Any problem that would make
+the site wrong (a spec error, a fixture that does not load, an example that does not
+resolve, a wrong quote) stops the build with the loader's messages.
 """
 
 from __future__ import annotations
