@@ -54,8 +54,8 @@ class SearchEntry:
 
 
 def applying(names: Sequence[str]) -> tuple[list[str], dict[str, list[str]]]:
-    """The rulesets a case applies to, and the house rules it applies to by the ruleset
-    each is put on (``{"pagat": ["no-triples", ...]}``)."""
+    """The rulesets a case applies to, and the house rules it applies to, grouped by the
+    ruleset each is put on."""
     bases = [n for n in names if house_rule_of(n) is None]
     houses: dict[str, list[str]] = {}
     for name in names:
