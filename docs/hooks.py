@@ -313,7 +313,33 @@ def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         for file in files.documentation_pages():
             if getattr(file, "locale", language) != language:
                 _point_at_default_language(file, language)
+                _ELSEWHERE.targets.add(file.src_uri)
     return nav
+
+
+class _LinkedElsewhere(logging.Filter):
+    """MkDocs says of every link to a file left out of a build that it leads to a page
+    "excluded from the built site"; of a page served in the default language only, which
+    the link reaches there (:func:`on_nav`), that is not so, and fifty such lines hid the
+    build's real messages."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.targets: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if not message.endswith("which is excluded from the built site."):
+            return True
+        return message.split("' which is excluded", 1)[0].rsplit("'", 1)[-1] not in self.targets
+
+
+_ELSEWHERE = _LinkedElsewhere()
+_PAGES_LOG = logging.getLogger("mkdocs.structure.pages")
+# ``mkdocs serve`` loads this file again for every build: one filter, the newest
+for _old in [f for f in _PAGES_LOG.filters if type(f).__name__ == "_LinkedElsewhere"]:
+    _PAGES_LOG.removeFilter(_old)
+_PAGES_LOG.addFilter(_ELSEWHERE)
 
 
 def _building_language(config: MkDocsConfig) -> str | None:
