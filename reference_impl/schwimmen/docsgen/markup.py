@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from schwimmen.docsgen.pagedata import words
-from schwimmen.spec.model import Citation, ProvenanceKind, Setting
+from schwimmen.spec.model import Citation, ProvenanceKind
 
 # ----------------------------------------------------------------------------- paths
 HOME = "index.md"
@@ -233,27 +233,3 @@ def where(citation: Citation, here: str, language: str = "en") -> str:
 def citation_md(citation: Citation, here: str, language: str = "en") -> str:
     """One quote with its place, as a markdown blockquote."""
     return f"> {german(citation.quote)}  \n> <small>— {where(citation, here, language)}</small>"
-
-
-def citation_plain(citation: Citation) -> str:
-    """One quote with its place, for a footnote or tooltip (no block markup)."""
-    place = citation.source + (f" ({citation.attribution})" if citation.attribution else "")
-    line = f", line {citation.line}" if citation.line is not None else ""
-    return f"„{citation.quote}“ — {place}, {citation.section}{line}"
-
-
-def footnote_text(setting: Setting, value: str, language: str = "en") -> str:
-    """A one-paragraph footnote for a comparison cell: value, kind and its evidence."""
-    say = words()
-    prov = setting.provenance
-    head = f"**{esc(setting.param)} = {esc(value)}** ({say(f'kind.{prov.kind.value}', language)}"
-    head += f" {prov.decision})" if prov.decision else ")"
-    if setting.inherited:
-        head += f", {say('rule.inherited', language)} {esc(setting.origin)}"
-    parts = [head + "."]
-    if prov.kind is ProvenanceKind.INTERPRETED and prov.reading:
-        parts.append(f"{say('rule.reading', language)} {esc(prov.reading_in(language) or '')}")
-    if prov.kind is ProvenanceKind.DEFAULT and prov.why:
-        parts.append(f"{say('rule.why', language)} {esc(prov.why_in(language) or '')}")
-    parts.extend(esc(citation_plain(c)) for c in prov.citations)
-    return " ".join(parts)

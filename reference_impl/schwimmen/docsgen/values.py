@@ -91,11 +91,6 @@ def shown(param: str, value: Any, language: str = "en") -> str:
     return text
 
 
-def short_md(param: str, value: Any, language: str = "en") -> str:
-    """The short value as markdown, with suit symbols where suits are listed."""
-    return esc(shown(param, value, language))
-
-
 def explanation(param: Parameter, value: Any, language: str = "en") -> str:
     """What the chosen value means, in the registry's words or their translation
     (markdown)."""
