@@ -7,7 +7,10 @@ that the reload can edit a page and a house rule without touching the checkout, 
 that no cache of an earlier build is found. Then:
 
 1. ``mkdocs build --strict`` as a fresh process: wall-clock and CPU time (user + system
-   of the process and its children), against the target of 30 s of CPU;
+   of the process and its children), against the target of 30 s of CPU; then the same
+   build again, as a second build on the same machine runs it: what the first build
+   kept in the cache folder (the calculator's tables, the simulator's figures, the
+   engine's answers, the whole generated site) is read instead of made;
 2. the site it wrote: its size in MB and pages, and each language's search index
    (``search/search_index.json``, ``de/search/search_index.json``), against 30 MB and
    1.5 MB per language;
@@ -139,6 +142,11 @@ def main() -> int:
         wall, cpu = build_once(root, site, env)
         print(
             f"mkdocs build --strict: {wall:.1f} s wall, {cpu:.1f} s CPU "
+            f"(target {TARGET_BUILD_CPU:.0f} s CPU: {mark(cpu <= TARGET_BUILD_CPU)})"
+        )
+        wall, cpu = build_once(root, base / "again", env)
+        print(
+            f"mkdocs build --strict again, its cache kept: {wall:.1f} s wall, {cpu:.1f} s CPU "
             f"(target {TARGET_BUILD_CPU:.0f} s CPU: {mark(cpu <= TARGET_BUILD_CPU)})"
         )
         pages = sum(1 for _ in site.rglob("index.html"))

@@ -5,21 +5,28 @@ MkDocs loads this file through ``hooks:`` in ``mkdocs.yml``. It gathers the inpu
 comparison's words, the CLI parser, the JSON Schemas, the conformance fixtures through
 their loader, the conformance documents and the adapter example), all from the
 repository and nothing outside it, and hands them to
-:func:`schwimmen.docsgen.site.build_site`, which turns them into markdown (and runs the
-engine for the disagreements and the simulator for the statistics). The pages exist only
-in memory: nothing generated is written into ``docs/``. Any problem that would make the
-site wrong (a spec error, a fixture that does not load, an example that does not resolve,
-a wrong quote) stops the build with the loader's messages.
+:func:`schwimmen.docsgen.site.build_site`, which turns them into pages (and runs the
+engine for the disagreements and the simulator for the statistics); the command line's
+own output for the play guide is made here, since the generator imports no command-line
+code. The pages exist only in memory (and, by the content they were made from, in the
+cache folder): nothing generated is written into ``docs/``. Any problem that would make
+the site wrong (a spec error, a fixture that does not load, an example that does not
+resolve, a wrong quote) stops the build with the loader's messages.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
+import io
 import json
 import logging
 import os
+import pickle
 import re
 import sys
+import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +36,8 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
+from mkdocs.utils import get_relative_url
 
 # Document this checkout's spec: put its package first on the path when the docs are
 # built from a checkout (an installed copy of the package is used otherwise).
@@ -36,21 +45,31 @@ _CHECKOUT = Path(__file__).resolve().parent.parent
 if (_CHECKOUT / "reference_impl" / "schwimmen").is_dir():
     sys.path.insert(0, str(_CHECKOUT / "reference_impl"))
 
+from rich.console import Console  # noqa: E402
+from rich.text import Text  # noqa: E402
+
 from schwimmen.cli.main import build_parser  # noqa: E402
+from schwimmen.cli.play_command import play  # noqa: E402
+from schwimmen.cli.simulate_command import print_simulation, run_simulation  # noqa: E402
 from schwimmen.conformance.fixtures import load_fixtures  # noqa: E402
+from schwimmen.docsgen import playguide  # noqa: E402
+from schwimmen.docsgen.blocks import anchors, contents, resolve, stash, unstash  # noqa: E402
 from schwimmen.docsgen.finder import DATA as FINDER_DATA  # noqa: E402
 from schwimmen.docsgen.finder import load_finder  # noqa: E402
+from schwimmen.docsgen.fixturepages import SearchEntry  # noqa: E402
 from schwimmen.docsgen.glance import load_glance  # noqa: E402
 from schwimmen.docsgen.inserts import fill  # noqa: E402
 from schwimmen.docsgen.inserts import markers as _markers  # noqa: E402
 from schwimmen.docsgen.markup import ADAPTER_EXAMPLE, CONFORMANCE_DOCS  # noqa: E402
-from schwimmen.docsgen.memo import digest, remembered  # noqa: E402
+from schwimmen.docsgen.memo import digest, kept, package, remembered  # noqa: E402
+from schwimmen.docsgen.playguide import PlayedExamples  # noqa: E402
 from schwimmen.docsgen.searchrank import split_index  # noqa: E402
 from schwimmen.docsgen.site import (  # noqa: E402
     DocsBuildError,
     SiteInput,
     SiteOutput,
     build_site,
+    forget_data,
     resolve_example,
 )
 from schwimmen.resources import conformance_dir, schema_dir, sources_dir, spec_dir  # noqa: E402
@@ -126,6 +145,7 @@ def _gather(config: MkDocsConfig) -> SiteInput:
     except SpecErrors as exc:
         raise DocsBuildError(f"the variant finder's questions do not load:\n{exc}") from None
     return SiteInput(
+        played=_played(catalog, example.base),
         catalog=catalog,
         example_text=example_path.read_text(encoding="utf-8"),
         example=example,
@@ -141,6 +161,63 @@ def _gather(config: MkDocsConfig) -> SiteInput:
         glance=glance,
         finder=finder,
     )
+
+
+def _played(catalog: Catalog, game: str) -> PlayedExamples | None:
+    """The command line's own output for the play guide: the first round of a scripted
+    game of ``schwimmen play`` and the table of ``schwimmen simulate``, both in the
+    ruleset of the guide's example (the generator imports no command-line code)."""
+    if game not in catalog.rulesets:
+        return None
+    ruleset = catalog.resolve(game)
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=78, color_system=None, force_terminal=False)
+    answers: Iterator[str] = iter(playguide.GAME_ANSWERS)
+
+    def read(prompt: str) -> str:
+        answer = next(answers, "quit")
+        console.print(Text(prompt + answer))
+        return answer
+
+    play(ruleset, 4, 0, playguide.GAME_SEED, "greedy", console, read)
+    transcript = playguide.transcript_of(buffer.getvalue().rstrip().splitlines())
+    data = run_simulation(
+        ruleset,
+        4,
+        playguide.SIMULATE_MATCHES,
+        playguide.SIMULATE_SEED,
+        1,
+        playguide.SIMULATE_SAMPLE,
+        quiet=True,
+    )
+    buffer = io.StringIO()
+    print_simulation(
+        Console(file=buffer, width=80, color_system=None, force_terminal=False), data, "text"
+    )
+    return PlayedExamples(transcript, playguide.simulate_command(game), buffer.getvalue().rstrip())
+
+
+def _kept(config: MkDocsConfig) -> SiteOutput:
+    """:func:`_generate`, or the site an earlier build generated from the same files and
+    the same code (kept compressed in the user's cache folder: a few MB)."""
+
+    def inputs() -> Iterator[tuple[str, bytes]]:
+        yield "files", _inputs_digest(config).encode()
+        yield from package()
+
+    def build() -> bytes:
+        return zlib.compress(pickle.dumps(_generate(config)), 1)
+
+    output = pickle.loads(zlib.decompress(kept("site", inputs, build, bytes)))
+    if not isinstance(output, SiteOutput):
+        raise PluginError("schwimmen docs: the kept site is not a site; remove the cache")
+    return output
+
+
+def _generate(config: MkDocsConfig) -> SiteOutput:
+    """Every generated page and part, from the files as they are now."""
+    forget_data()
+    return build_site(_gather(config))
 
 
 def _i18n(config: MkDocsConfig) -> Any:
@@ -173,11 +250,11 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     again (:func:`schwimmen.docsgen.memo.remembered`)."""
     if not _building_another_language(config):
         try:
-            output = remembered("site", _inputs_digest(config), lambda: build_site(_gather(config)))
+            output = remembered("site", _inputs_digest(config), lambda: _kept(config))
         except DocsBuildError as exc:
             raise PluginError(f"schwimmen docs: {exc}") from None
         _state["output"] = output
-    _state["used"] = set()
+        _state["used"] = set()
     config.nav = copy.deepcopy(_state["output"].nav)
     return config
 
@@ -217,13 +294,69 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
     """Give the generated files their content (see :func:`on_files`); the files the
-    languages plugin kept for this language are the ones MkDocs renders and copies."""
+    languages plugin kept for this language are the ones MkDocs renders and copies.
+
+    A page with no version in the language being built (a fixture, a reference page) is
+    not built again under that language's folder: its file is left out of the build and
+    points at the default language's page, so the navigation and every link of this
+    language's pages lead there (MkDocs still checks that the page exists). The plugin
+    would otherwise render each such page a second time, the same English page under
+    ``de/``: a third of the site's size and of its build."""
+    _state["targets"] = {}  # each language's build finds the files in its own language
     content: dict[str, str] = _state["content"]
     for file in files:
         text = content.get(file.src_uri)
         if text is not None:
             file.content_string = text
+    language = _building_language(config)
+    if language is not None:
+        for file in files.documentation_pages():
+            if getattr(file, "locale", language) != language:
+                _point_at_default_language(file, language)
+                _ELSEWHERE.targets.add(file.src_uri)
     return nav
+
+
+class _LinkedElsewhere(logging.Filter):
+    """MkDocs says of every link to a file left out of a build that it leads to a page
+    "excluded from the built site"; of a page served in the default language only, which
+    the link reaches there (:func:`on_nav`), that is not so, and fifty such lines hid the
+    build's real messages."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.targets: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if not message.endswith("which is excluded from the built site."):
+            return True
+        return message.split("' which is excluded", 1)[0].rsplit("'", 1)[-1] not in self.targets
+
+
+_ELSEWHERE = _LinkedElsewhere()
+_PAGES_LOG = logging.getLogger("mkdocs.structure.pages")
+# ``mkdocs serve`` loads this file again for every build: one filter, the newest
+for _old in [f for f in _PAGES_LOG.filters if type(f).__name__ == "_LinkedElsewhere"]:
+    _PAGES_LOG.removeFilter(_old)
+_PAGES_LOG.addFilter(_ELSEWHERE)
+
+
+def _building_language(config: MkDocsConfig) -> str | None:
+    """The language the languages plugin is building, when it is not the default one."""
+    i18n = _i18n(config)
+    if i18n is None or not getattr(i18n, "building", False):
+        return None
+    return str(i18n.current_language)
+
+
+def _point_at_default_language(file: File, language: str) -> None:
+    """Leave ``file`` (a page that falls back to the default language) out of this
+    language's build, its address the default language's page."""
+    prefix = f"{language}/"
+    file.inclusion = InclusionLevel.EXCLUDED
+    file.dest_uri = file.dest_uri.removeprefix(prefix)
+    file.url = file.url.removeprefix(prefix)
 
 
 def _language(page: Page) -> str:
@@ -235,28 +368,93 @@ def _language(page: Page) -> str:
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Fill the ``<!-- insert: NAME -->`` lines of a hand-written page with the parts
     generated from the spec, in the page's language; a marker naming no part stops the
-    build with file and line."""
-    if page.file.src_uri in _state["content"]:
-        return markdown
-    output: SiteOutput = _state["output"]
-    filled, problems = fill(markdown, output.inserts, page.file.src_uri, _language(page))
-    if problems:
-        raise PluginError("schwimmen docs: " + "; ".join(str(p) for p in problems))
-    _state["used"].update(name for _, name in _markers(markdown))
-    return filled
+    build with file and line. The HTML blocks of a page (:mod:`schwimmen.docsgen.blocks`)
+    are kept aside until Markdown has converted the rest (:func:`on_page_content`)."""
+    if page.file.src_uri not in _state["content"]:
+        output: SiteOutput = _state["output"]
+        parts = {name: output.insert(name) for name in output.inserts}
+        filled, problems = fill(markdown, parts, page.file.src_uri, _language(page))
+        if problems:
+            raise PluginError("schwimmen docs: " + "; ".join(str(p) for p in problems))
+        _state["used"].update(name for _, name in _markers(markdown))
+        markdown = filled
+    markdown, kept = stash(markdown)
+    if kept:
+        _state.setdefault("blocks", {})[page.file.src_uri] = kept
+    return markdown
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """Put the page's HTML blocks back, each link in them resolved as MkDocs resolves a
+    Markdown link (a missing page is a warning, which fails a strict build) and each id
+    in them known to MkDocs' check of links to anchors."""
+    kept = _state.get("blocks", {}).pop(page.file.src_uri, None)
+    if not kept:
+        return html
+    resolved = []
+    for html_block in kept:
+        text, missing = resolve(html_block, lambda path, anchor: _url(page, files, path, anchor))
+        for target in missing:
+            log.warning(
+                f"Doc file '{page.file.src_uri}' contains a generated link to '{target}', "
+                "but the target is not found among documentation files."
+            )
+        resolved.append(text)
+    if page.present_anchor_ids is not None:
+        for text in resolved:
+            page.present_anchor_ids |= anchors(text)
+    html = unstash(html, resolved)
+    if any("data-toc" in text for text in resolved):
+        page.toc = get_toc(contents(html, {item.id for item in _flat(page.toc)}))
+    return html
+
+
+def _flat(toc: Any) -> Iterator[Any]:
+    for item in toc:
+        yield item
+        yield from _flat(item.children)
+
+
+def _url(page: Page, files: Files, path: str, anchor: str) -> str | None:
+    """The address of ``path#anchor`` (a file under docs/) from ``page``, in the page's
+    language where the target has a version in it; None if no page is there."""
+    targets: dict[str, File | None] = _state["targets"]
+    if path and path not in targets:
+        targets[path] = files.get_file_from_path(path)
+    target = targets[path] if path else page.file
+    if target is None:
+        return None
+    if anchor and page.links_to_anchors is not None:
+        original = f"{path}#{anchor}"
+        page.links_to_anchors.setdefault(target, {}).setdefault(anchor, original)
+    url = _relative_url(target.url, page.file.url) if path else ""
+    return url + (f"#{anchor}" if anchor else "")
+
+
+@functools.lru_cache(maxsize=8192)
+def _relative_url(url: str, other: str) -> str:
+    return get_relative_url(url, other)
 
 
 def on_page_context(
     context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation
 ) -> dict[str, Any]:
     """Make the language switch's links relative, the home page's too (the languages plugin
-    leaves ``/`` and ``/de/`` there, which break when the site is served below a path)."""
+    leaves ``/`` and ``/de/`` there, which break when the site is served below a path).
+    A page with no version in a language leads to that language's home page."""
     alternates = getattr(page.file, "alternates", None)
     # The plugin sets ``extra.alternate`` as an attribute, which the template reads first.
     switch = getattr(config.extra, "alternate", None) or config.extra.get("alternate") or ()
+    i18n = _i18n(config)
+    default = str(i18n.default_language) if i18n is not None else "en"
     for alternate in switch:
-        target = (alternates or {}).get(alternate.get("lang"))
-        if target is not None:
+        lang = alternate.get("lang")
+        target = (alternates or {}).get(lang)
+        if target is None:
+            continue
+        if lang != default and getattr(target, "locale", lang) != lang:
+            alternate["link"] = f"{lang}/"
+        else:
             alternate["link"] = target.url or "./"
     return context
 
@@ -279,34 +477,45 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 
 @event_priority(-110)
 def on_post_build(config: MkDocsConfig) -> None:
-    """Every generated part must stand on some page: one no page asks for is a table
-    the site silently lost. (Checked for each language's build: a language without its
-    own page falls back to the English one, which inserts the same parts.)
+    """Once the last language is built (this runs after the languages plugin, at -100,
+    which builds the other languages and writes one search index for all of them):
 
-    Once the last language is built (this runs after the languages plugin, at -100,
-    which writes one search index for all languages), the index is split into one per
-    language: ``de/search/search_index.json`` for the German pages, whose theme
-    configuration points their search there (``overrides/main.html``)."""
+    * every generated part must stand on some page of some language: one no page asks
+      for is a table the site silently lost;
+    * the index is split into one per language: ``de/search/search_index.json`` for the
+      German pages, whose theme configuration points their search there
+      (``overrides/main.html``)."""
+    i18n = _i18n(config)
+    if i18n is not None and getattr(i18n, "building", False):
+        return
     output: SiteOutput = _state["output"]
     unused = sorted(set(output.inserts) - _state["used"])
     if unused:
         raise PluginError(
             "schwimmen docs: generated parts no page in docs/ inserts: " + ", ".join(unused)
         )
-    i18n = _i18n(config)
-    if i18n is None or getattr(i18n, "building", False):
+    if i18n is None:
         return
     others = [lang for lang in i18n.build_languages if lang != i18n.default_language]
     merged = Path(config.site_dir) / SEARCH_INDEX
     if not others or not merged.is_file():
         return
-    split = split_index(json.loads(merged.read_text(encoding="utf-8")), others)
+    index = json.loads(merged.read_text(encoding="utf-8"))
+    index["docs"] += [_search_entry(entry, config) for entry in output.search]
+    split = split_index(index, others)
     for folder, index in split.items():
         target = Path(config.site_dir) / folder / SEARCH_INDEX
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(
             json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
         )
+
+
+def _search_entry(entry: SearchEntry, config: MkDocsConfig) -> dict[str, Any]:
+    """A search entry the generator made (the fixtures), located as the theme's are."""
+    url = File(entry.page, config.docs_dir, config.site_dir, config.use_directory_urls).url
+    location = url + (f"#{entry.anchor}" if entry.anchor else "")
+    return {"location": location, "title": entry.title, "text": entry.text, "boost": entry.boost}
 
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:

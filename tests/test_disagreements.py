@@ -199,6 +199,7 @@ def test_the_outcome_tables_name_rulesets_as_players_know_them(catalog: Catalog)
     """An outcome table names each ruleset by the comparison's name for it and each house
     rule by its title, in the page's language, with the id only as the link's tooltip; two
     house rules of one title are told apart by their rulesets' names."""
+    import html
     import re
 
     from schwimmen.docsgen import disagreements as page
@@ -220,11 +221,13 @@ def test_the_outcome_tables_name_rulesets_as_players_know_them(catalog: Catalog)
     shown = page.Shown(fixture, tuple(grouped(found, origins)))
     data, _ = load_disagreements(bibliography=catalog.bibliography)
     for language in ("en", "de"):
-        lines = page._shown_md(shown, None, data.words(language), language, names)
-        table = "\n".join(lines[lines.index(next(x for x in lines if "dis-outcomes" in x)) :])
-        links = dict(
-            (tip, text) for text, tip in re.findall(r'\[([^\]]+)\]\([^ )]+ "([^"]+)"\)', table)
+        table = "".join(
+            page._names(group, data.words(language), names, language) for group in shown.groups
         )
+        links = {
+            tip: html.unescape(text)
+            for tip, text in re.findall(r'<a href="[^"]+" title="([^"]+)">([^<]+)</a>', table)
+        }
         assert {a.name for g in shown.groups for a in g.answers} == set(links), language
         assert set(site.rulesets) <= set(links), language
         for rid in site.rulesets:

@@ -36,8 +36,8 @@ PAGES = {
     "ruleset-pagat": "rulesets/pagat/",
     "comparison": "compare/",
     "pairs": "compare/pairs/",
-    "fixture": "fixtures/round/thirty-one-by-a-swap/",
-    "fixture-evaluation": "fixtures/evaluation/card-values/",
+    "fixture": "fixtures/round/#thirty-one-by-a-swap",
+    "fixture-evaluation": "fixtures/evaluation/#card-values",
     "fixtures-index": "fixtures/",
     "statistics": "compare/statistics/",
     "guide-test": "guides/test-your-implementation/",
@@ -325,7 +325,8 @@ def test_german_search_puts_a_german_rule_page_first(
 ) -> None:
     """From a German page the search reads the German index: a player's words find a
     German ruleset page, the German glossary or the German comparison first, and every
-    result stays on the German site."""
+    result is a German page or one that has no German version (a fixture, served in
+    English only)."""
     from schwimmen.spec.loader import Catalog
 
     _viewport(driver, DESKTOP, mobile=False)
@@ -333,7 +334,8 @@ def test_german_search_puts_a_german_rule_page_first(
     found = _search(driver, base_url, query, mobile=False, start="de/")
     assert found, query
     assert _is_rule_page(found[0], set(Catalog.load().rulesets), "de"), (query, found[:5])
-    assert all(link.startswith("de/") for link in found), (query, found[:5])
+    english_only = [link for link in found if not link.startswith("de/")]
+    assert all(link.startswith("fixtures/") for link in english_only), (query, found[:5])
     assert _severe(driver) == []
 
 
@@ -482,6 +484,20 @@ def test_language_switch_leads_to_german_and_back(driver: Any, base_url: str, st
     _switch_to(driver, "en")
     assert driver.current_url == english
     assert driver.find_element("css selector", "article h1").text == english_title
+    assert _severe(driver) == []
+
+
+def test_language_switch_of_a_page_only_in_english_leads_to_the_german_home(
+    driver: Any, base_url: str
+) -> None:
+    """A fixture has no German page (nor an English copy under de/): the switch leads to
+    the German home page."""
+    _viewport(driver, DESKTOP, mobile=False)
+    _open(driver, base_url + PAGES["fixture"])
+    driver.get_log("browser")
+    _switch_to(driver, "de")
+    assert driver.current_url == base_url + PAGES["home-de"]
+    assert driver.execute_script("return document.documentElement.lang") == "de"
     assert _severe(driver) == []
 
 

@@ -26,7 +26,7 @@ import pytest
 
 from schwimmen.cli.main import main
 from schwimmen.conformance.fixtures import Fixture, load_fixtures
-from schwimmen.docsgen import fixturepages, svgchart
+from schwimmen.docsgen import fixturetext, svgchart
 from schwimmen.docsgen.markup import card, card_text, cards_in, esc
 from schwimmen.docsgen.site import check_citations, page_citations, plan_suite
 from schwimmen.docsgen.suite import Suite
@@ -146,8 +146,12 @@ def test_search_puts_the_rules_first(site: Path, catalog: Catalog) -> None:
     assert set(rules) == {f"rulesets/{rid}/" for rid in catalog.rulesets}
     top = min(min(b) for b in rules.values())
     assert top > 1 and boost["reference/glossary/"] == {top} and boost["compare/"] == {top}
-    fixtures = [b for p, b in boost.items() if p.startswith("fixtures/") and p != "fixtures/"]
-    assert len(fixtures) > 200 and all(max(b) < 1 for b in fixtures)
+    fixtures = [
+        d.get("boost", 1.0)
+        for d in index["docs"]
+        if d["location"].startswith("fixtures/") and d["location"].split("#")[0] != "fixtures/"
+    ]
+    assert len(fixtures) > 200 and all(b < 1 for b in fixtures)
     from schwimmen.spec.parameters import GROUPS
 
     last = f"compare/#{list(GROUPS)[-1]}"
@@ -168,7 +172,8 @@ def test_each_language_has_its_own_search_index(site: Path, catalog: Catalog) ->
     for rid, sf in catalog.rulesets.items():
         assert titles[f"rulesets/{rid}/"] == sf.data["de"]["title"], rid
     assert titles["reference/glossary/"] == "Glossar"
-    assert "fixtures/" in titles  # a page only in English is found from German pages too
+    # a page only in English is found from German pages too, where it is (not under de/)
+    assert "../fixtures/" in titles and not (site / "de" / "fixtures").exists()
     html = _page(site, "de/rulesets/pagat")
     assert "data.base = " in html and '/de/";' in html
 
@@ -207,19 +212,32 @@ def test_the_guide_shows_the_resolved_example(site: Path) -> None:
     assert (site / "examples" / "house-rule-example.yaml").is_file()
 
 
+def _fixture_part(site: Path, fid: str) -> str:
+    """A fixture's part of its area's page: from its heading to the next fixture's."""
+    area, name = fid.split("/", 1)
+    page = _page(site, f"fixtures/{area}")
+    start = page.find(f'<h2 id="{name}"')
+    assert start > 0, fid
+    end = min(at for at in (page.find("<h2 ", start + 1), page.find("</article>")) if at > 0)
+    return page[start:end]
+
+
 @needs_mkdocs
-def test_every_fixture_has_its_page(site: Path, fixtures: list[Fixture], suite: Suite) -> None:
-    pages = list((site / "fixtures").glob("*/*/index.html"))
-    assert len(pages) == len(fixtures) > 200
+def test_every_fixture_has_its_section(site: Path, fixtures: list[Fixture], suite: Suite) -> None:
+    """One page per area, a section per fixture (not 277 pages of a few paragraphs)."""
+    pages = list((site / "fixtures").glob("*/index.html"))
+    assert len(pages) == len({f.id.split("/")[0] for f in fixtures}) < 30 < len(fixtures)
+    assert not list((site / "fixtures").glob("*/*/index.html"))
     for fixture in fixtures:
-        page = _page(site, f"fixtures/{fixture.id}")
+        page = _fixture_part(site, fixture.id)
         assert htmllib.escape(fixture.title, quote=False) in page, fixture.id
         assert f"<code>{fixture.id}</code>" in page, fixture.id
         assert f"schwimmen conformance -k {fixture.id}" in page, fixture.id
         if fixture.setup.get("hands") or fixture.setup.get("deck"):
             assert 'class="card ' in page, fixture.id  # the cards are drawn as cards
+        name = fixture.id.split("/", 1)[1]
         for case in fixture.cases:
-            assert f'id="case-{case.index + 1}"' in page, (fixture.id, case.index)
+            assert f'id="{name}--case-{case.index + 1}"' in page, (fixture.id, case.index)
             for decision in case.defaults:
                 assert f"reference/decisions/#{decision.lower()}" in page, (fixture.id, decision)
         runs = suite.runs[fixture.id]
@@ -230,8 +248,8 @@ def test_every_fixture_has_its_page(site: Path, fixtures: list[Fixture], suite: 
 
 
 @needs_mkdocs
-def test_a_fixture_page_reads_like_the_table(site: Path) -> None:
-    page = _page(site, "fixtures/round/thirty-one-by-a-swap")
+def test_a_fixture_reads_like_the_table(site: Path) -> None:
+    page = _fixture_part(site, "round/thirty-one-by-a-swap")
     assert '<span class="card hearts">10♥</span>' in page  # the middle
     assert "swaps" in page and "<code>swap 9S 10H</code>" in page  # the step, in words
     assert "Applies to" in page and "rulesets/pagat/" in page
@@ -247,7 +265,8 @@ def test_the_fixtures_index_groups_them_by_area(site: Path, fixtures: list[Fixtu
     for area in areas:
         assert f'id="{area}"' in page, area
     for fixture in fixtures:
-        assert f'href="{fixture.id}/"' in page, fixture.id
+        area, name = fixture.id.split("/", 1)
+        assert f'href="{area}/#{name}"' in page, fixture.id
     for kind in ("hand-evaluation", "showdown", "round", "match", "setup"):
         assert f"fxkind-{kind}" in page
 
@@ -259,7 +278,8 @@ def test_the_disagreements_page_links_the_fixtures(site: Path, suite: Suite) -> 
     for number, ids in suite.pinned.items():
         assert f'id="{number.lower()}"' in page, number
         for fid in ids:
-            assert f'href="../../fixtures/{fid}/"' in page, (number, fid)
+            area, name = fid.split("/", 1)
+            assert f'href="../../fixtures/{area}/#{name}"' in page, (number, fid)
 
 
 def _scenario_parts(page: str, disagreements: Disagreements) -> dict[str, str]:
@@ -328,7 +348,8 @@ def test_the_decisions_page_lists_the_fixtures_defaults(site: Path, suite: Suite
     assert decisions is not None
     for decision, ids in suite.decisions().items():
         assert f'id="{decision.lower()}"' in page, decision
-        assert f"fixtures/{ids[0]}/" in page, decision
+        area, name = ids[0].split("/", 1)
+        assert f"fixtures/{area}/#{name}" in page, decision
         # titled from spec/decisions.yaml, which a clean checkout has
         assert htmllib.escape(decisions.title(decision), quote=False) in page, decision
 
@@ -525,22 +546,21 @@ def test_canonical_cards_and_actions_are_drawn() -> None:
     assert card_text("10H") == '<span class="card hearts">10♥</span>'
     assert card_text("QC") == '<span class="card clubs">Q♣</span>'
     assert card_text("XX") == "XX"
-    text = fixturepages.action_md("swap QC+KD 10H+9S knock")
+    text = fixturetext.action("swap QC+KD 10H+9S knock")
     assert text.startswith("swaps ") and ", then knocks" in text
-    assert '<span class="card diamonds">K♦</span>' in text
-    assert "`swap QC+KD 10H+9S knock`" in text
-    assert fixturepages.action_md("pass").startswith("passes")
-    assert fixturepages.action_md("swap QC") == "`swap QC`"  # malformed: shown as it is
+    assert '<span class="card clubs">Q♣</span><span class="card diamonds">K♦</span>' in text
+    assert "<code>swap QC+KD 10H+9S knock</code>" in text
+    assert fixturetext.action("pass").startswith("passes")
+    assert fixturetext.action("swap QC") == "<code>swap QC</code>"  # malformed: as it is
 
 
 def test_where_predicates_read_as_words() -> None:
-    here = "fixtures/a/b.md"
-    text = fixturepages.predicate_md("turns.passing", ["free", "once-per-deal"], here)
-    assert text.startswith("[Passing (schieben)](../../reference/schema.md#turns-passing) is ")
+    text = fixturetext.predicate("turns.passing", ["free", "once-per-deal"])
+    assert text.startswith('<a href="md:reference/schema.md#turns-passing">Passing (schieben)</a>')
     assert ">free</code> or <code" in text
-    negated = fixturepages.predicate_md("triples.points", {"not": ["none"]}, here)
+    negated = fixturetext.predicate("triples.points", {"not": ["none"]})
     assert " is not <code>none</code>" in negated
-    assert "30½" in fixturepages.predicate_md("triples.points", [30.5], here)
+    assert "30½" in fixturetext.predicate("triples.points", [30.5])
 
 
 def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
@@ -553,7 +573,7 @@ def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
     from schwimmen.docsgen.statistics import REASONS, reason_label
     from schwimmen.docsgen.suite import KINDS, kind_help
 
-    fixture = next(f for f in fixtures if fixturepages.step_pairs(f))
+    fixture = next(f for f in fixtures if fixturetext.step_pairs(f))
     expect = {
         "after_step": {"1": {"values": {"P1": None, "P2": {"hand": "triple"}}}},
         "end": {"after_step": 1, "reason": "no-such", "knocker": None, "lives_lost": {}},
@@ -584,25 +604,26 @@ def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
         "pack": 32,
     }
     said = {
-        language: "\n".join(fixturepages.expectation_lines(fixture, expect, language=language))
+        language: "\n".join(fixturetext.expectations(fixture, expect, language=language))
         for language in ("en", "de")
     }
-    assert "The table is **not** allowed." in said["en"] and "Grund `no-such`" in said["de"]
+    assert "The table is <strong>not</strong> allowed." in said["en"]
+    assert "Grund <code>no-such</code>" in said["de"]
     assert said["en"] != said["de"]
     for language in ("en", "de"):
-        assert fixturepages.values_table(expect["values"], {}, language)
-        assert fixturepages.position_md(fixture, language)
-        for action in fixturepages._VERBS:
-            assert fixturepages.action_md(action, language).startswith(
+        assert fixturetext.values_table(expect["values"], {}, language)[1]
+        assert fixturetext.position(fixture, language).facts
+        for action in fixturetext.VERBS:
+            assert fixturetext.action(action, language).startswith(
                 words()(f"fixture.verb.{action}", language)
             )
-        for reason in fixturepages._REASONS:
-            assert fixturepages.round_md({"reason": reason, "by": "P1"}, [], language)
-        for hand in fixturepages._HANDS:
-            assert fixturepages.value_md({"hand": hand}, language)
+        for reason in fixturetext.REASONS:
+            assert fixturetext.round_end({"reason": reason, "by": "P1"}, [], language)
+        for hand in fixturetext.HANDS:
+            assert fixturetext.value({"hand": hand}, language)
         assert all(kind_help(kind, language) for kind in KINDS)
         assert all(reason_label(reason, language) for reason in REASONS)
-    assert fixturepages.action_md("knock", "de") != fixturepages.action_md("knock")
+    assert fixturetext.action("knock", "de") != fixturetext.action("knock")
 
 
 def test_bar_charts_are_well_formed_svg() -> None:

@@ -13,9 +13,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from schwimmen.conformance.fixtures import Fixture
 from schwimmen.docsgen import glance as g
+from schwimmen.docsgen.compare import glance_part
 from schwimmen.docsgen.context import ruleset_order
-from schwimmen.docsgen.markup import COMPARISON, fixture_page, pair_page, ruleset_page
+from schwimmen.docsgen.fixturepages import SEARCH_BOOST
+from schwimmen.docsgen.markup import pair_page, ruleset_page
 from schwimmen.docsgen.searchrank import rank, with_rank
 from schwimmen.resources import spec_dir
 from schwimmen.spec.errors import SpecErrors
@@ -86,7 +89,7 @@ def test_the_words_follow_the_resolved_values(rulesets: Mapping[str, Ruleset]) -
 
 @given(st.lists(st.sampled_from("abc"), max_size=12))
 def test_neighbours_that_agree_share_one_cell(texts: list[str]) -> None:
-    runs = g._runs(texts)
+    runs = g.runs(texts)
     assert [t for t, span in runs for _ in range(span)] == texts
     assert all(a[0] != b[0] for a, b in pairwise(runs))
 
@@ -94,11 +97,11 @@ def test_neighbours_that_agree_share_one_cell(texts: list[str]) -> None:
 def test_the_table_names_every_ruleset_and_merges_agreement(
     words: g.Glance, rulesets: Mapping[str, Ruleset], tmp_path: Path
 ) -> None:
-    html = g.glance_table(words, rulesets, "de", COMPARISON)
+    html = glance_part(words, rulesets, "de")
     for rid in rulesets:
-        assert f"`{rid}`" in html and words.name(rid, "de", hyphens=True) in html
+        assert f"<code>{rid}</code>" in html and words.name(rid, "de", hyphens=True) in html
         assert "\u00ad" not in words.name(rid, "de")  # only a heading breaks the words
-        assert f"({ruleset_page(rid).replace('rulesets/', '../rulesets/')})" in html
+        assert f'href="md:{ruleset_page(rid)}"' in html
     assert html.count("<tr") == len(words.rows) + 1
     assert "Drei Asse" in html and "Regel" in html
     # a rule every ruleset plays alike is one cell across the table, marked as such
@@ -109,7 +112,7 @@ def test_the_table_names_every_ruleset_and_merges_agreement(
         "    cases:\n      - when: {turns.direction: clockwise}\n"
         "        text: {en: Clockwise, de: Im Uhrzeigersinn}\n",
     )
-    same = g.glance_table(g.load_glance(path), rulesets, "en", COMPARISON)
+    same = glance_part(g.load_glance(path), rulesets, "en")
     assert f'<td class="g-same" colspan="{len(rulesets)}"' in same
     assert f"the same in all {len(rulesets)}" in same
 
@@ -200,9 +203,8 @@ def test_a_number_that_is_none_is_an_error(tmp_path: Path, rulesets: Mapping[str
 # ----------------------------------------------------------------------------- search ranks
 def test_rule_pages_rank_first_fixtures_last_and_pairs_not_at_all() -> None:
     rules = rank(ruleset_page("pagat"))
-    fixtures = rank(fixture_page("feuer/aces-completed-by-a-swap-a"))
-    assert rules is not None and fixtures is not None
-    assert rules.boost > 1 > fixtures.boost
+    assert rules is not None
+    assert rules.boost > 1 > SEARCH_BOOST
     assert rank("reference/glossary.md") == rules
     pairs = rank(pair_page("altenburg", "pagat"))
     assert pairs is not None and pairs.exclude
@@ -224,8 +226,8 @@ def test_the_rank_goes_into_the_front_matter() -> None:
 
 def test_the_search_index_is_split_by_language() -> None:
     """The German pages get an index of their own, located relative to ``de/``, which also
-    holds the pages served in English under ``de/``; the root index keeps only the
-    English entries."""
+    finds the pages that have no German version, where they are (``../``); the root index
+    keeps only the English entries."""
     from schwimmen.docsgen.searchrank import split_index
 
     merged = {
@@ -248,32 +250,26 @@ def test_the_search_index_is_split_by_language() -> None:
     ]
     assert split["de"]["config"]["lang"] == ["de"]
     german = {d["location"]: d["text"] for d in split["de"]["docs"]}
-    assert german == {"rulesets/pagat/": "d", "rulesets/pagat/#feuer": "e", "fixtures/x/": "c"}
+    assert german == {"rulesets/pagat/": "d", "rulesets/pagat/#feuer": "e", "../fixtures/x/": "c"}
 
 
-def test_a_fixture_page_is_indexed_by_its_title_and_first_words_only() -> None:
-    from schwimmen.docsgen.searchrank import TITLE_ONLY_TEXT, split_index
+def test_a_fixture_is_found_by_its_title_and_first_words_only() -> None:
+    """The area pages leave the theme's index (which would index every case of every
+    fixture); each fixture gets one light entry at its heading instead."""
+    from schwimmen.conformance.fixtures import load_fixtures
+    from schwimmen.docsgen.fixturepages import SEARCH_TEXT, search_entries
 
-    long = " ".join(["word"] * 200)
-    merged = {
-        "config": {"lang": ["en", "de"]},
-        "docs": [
-            {"location": "fixtures/round/x/", "title": "A fixture", "text": long},
-            {"location": "fixtures/round/x/#setup", "title": "Setup", "text": "cards"},
-            {"location": "fixtures/", "title": "Fixtures", "text": "all of them"},
-            {"location": "fixtures/#round", "title": "Round", "text": "the round's"},
-            {"location": "rulesets/pagat/#feuer", "title": "Feuer", "text": long},
-        ],
-    }
-    for docs in (d["docs"] for d in split_index(merged, ["de"]).values()):
-        by = {d["location"]: d for d in docs}
-        assert set(by) == {
-            "fixtures/round/x/",
-            "fixtures/",
-            "fixtures/#round",
-            "rulesets/pagat/#feuer",
-        }
-        kept = by["fixtures/round/x/"]
-        assert kept["title"] == "A fixture" and kept["text"].startswith("word word")
-        assert len(kept["text"]) <= TITLE_ONLY_TEXT + 2
-        assert by["rulesets/pagat/#feuer"]["text"] == long
+    fixtures, problems = load_fixtures()
+    assert not problems
+    areas: dict[str, list[Fixture]] = {}
+    for fixture in fixtures:
+        areas.setdefault(fixture.id.split("/")[0], []).append(fixture)
+    entries = search_entries(areas)
+    by = {(e.page, e.anchor): e for e in entries}
+    assert len(entries) == len(fixtures) + len(areas)
+    for fixture in fixtures:
+        area, name = fixture.id.split("/", 1)
+        entry = by[(f"fixtures/{area}.md", name)]
+        assert entry.title == fixture.title and entry.boost == SEARCH_BOOST
+        assert len(entry.text) <= SEARCH_TEXT + 2
+        assert " ".join(fixture.description.split()).startswith(entry.text.removesuffix(" …"))

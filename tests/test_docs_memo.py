@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from schwimmen.docsgen import calculator, memo, statistics
+from schwimmen.docsgen import calculator, disagreements, memo, statistics
 from schwimmen.engine.hands import evaluator_for
 from schwimmen.spec.cache import CACHE_DIR_ENV
 from schwimmen.spec.loader import Catalog
+from schwimmen.spec.model import Ruleset
 
 
 @pytest.fixture
@@ -31,10 +32,10 @@ def test_a_calculator_table_is_kept_by_its_way_of_scoring(
 ) -> None:
     evaluator = evaluator_for(catalog.resolve("pagat").rules)
     first = calculator.kept_table(evaluator)
-    assert first.values and len(first.hands) == 4960
+    assert first.values and len(first.encoded) == 4960 * first.width
     monkeypatch.setattr(calculator, "build_table", _refuse)
     again = calculator.kept_table(evaluator)
-    assert (again.values, again.hands) == (first.values, first.hands)
+    assert (again.values, again.encoded) == (first.values, first.encoded)
     other = evaluator_for(catalog.resolve("tri-palki").rules)
     with pytest.raises(AssertionError, match="computed again"):
         calculator.kept_table(other)
@@ -51,6 +52,28 @@ def test_the_statistics_are_kept_by_the_rulesets_values(
         statistics.simulate_rulesets(rulesets, matches=4, sample=3)
     with pytest.raises(AssertionError, match="computed again"):
         statistics.simulate_rulesets({"dutch": catalog.resolve("dutch")}, matches=3, sample=3)
+
+
+def test_the_engines_answers_to_a_shown_position_are_kept_by_the_rulesets_values(
+    cache: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from schwimmen.conformance.fixtures import load_fixtures
+    from schwimmen.engine.adapter import run_case
+
+    fixtures, _ = load_fixtures()
+    fixture = next(f for f in fixtures if f.id == "round/thirty-one-by-a-swap")
+    rulesets = [catalog.resolve("pagat"), catalog.resolve("dutch")]
+
+    def values(of: list[Ruleset]) -> bytes:
+        return b"".join(r.id.encode() + memo.settings_of(r) for r in of)
+
+    first = disagreements._answers(fixture, rulesets, run_case, values(rulesets))
+    assert [a.name for a in first[0]] == ["pagat", "dutch"]
+    monkeypatch.setattr(disagreements, "answers", _refuse)
+    assert disagreements._answers(fixture, rulesets, run_case, values(rulesets)) == first
+    other = [catalog.resolve("pagat"), catalog.resolve("scat")]
+    with pytest.raises(AssertionError, match="computed again"):
+        disagreements._answers(fixture, other, run_case, values(other))
 
 
 def test_the_last_site_is_remembered_while_its_files_are_unchanged(tmp_path: Path) -> None:

@@ -86,31 +86,38 @@ def hand_index(positions: Sequence[int]) -> int:
 
 @dataclass(frozen=True)
 class Table:
-    """One way of valuing hands: the pack, the hand size, the distinct values and, per
-    hand in index order, the number of its value."""
+    """One way of valuing hands: the pack, the hand size, the distinct values and, hand
+    after hand in index order, the number of its value in :data:`DIGITS` (``encoded``)."""
 
     evaluator: Evaluator
     values: tuple[tuple[Any, ...], ...]
-    hands: tuple[int, ...]
+    encoded: str
 
     @property
     def width(self) -> int:
-        """Digits per hand: enough for the number of distinct values."""
-        width = 1
-        while len(self.values) > BASE**width:
-            width += 1
-        return width
+        return width_for(len(self.values))
 
-    def encoded(self) -> str:
-        width = self.width
-        out = []
-        for number in self.hands:
-            digits = []
-            for _ in range(width):
-                digits.append(DIGITS[number % BASE])
-                number //= BASE
-            out.append("".join(reversed(digits)))
-        return "".join(out)
+
+def width_for(count: int) -> int:
+    """Digits per hand: enough for ``count`` distinct values."""
+    width = 1
+    while count > BASE**width:
+        width += 1
+    return width
+
+
+def encode(numbers: Sequence[int], width: int) -> str:
+    """Each number as ``width`` digits, most significant first."""
+    if width == 1:
+        return "".join(DIGITS[n] for n in numbers)
+    out = []
+    for number in numbers:
+        digits = []
+        for _ in range(width):
+            digits.append(DIGITS[number % BASE])
+            number //= BASE
+        out.append("".join(reversed(digits)))
+    return "".join(out)
 
 
 def _points(value: HandValue) -> int | float | None:
@@ -140,7 +147,7 @@ def build_table(evaluator: Evaluator) -> Table:
     for new, entry in enumerate(ordered):
         renumber[found[entry]] = new
     values = tuple((e[1], e[2], e[3], ranks[e[0]], e[4]) for e in ordered)
-    return Table(evaluator, values, tuple(renumber[n] for n in hands))
+    return Table(evaluator, values, encode([renumber[n] for n in hands], width_for(len(values))))
 
 
 def kept_table(evaluator: Evaluator) -> Table:
@@ -154,12 +161,12 @@ def kept_table(evaluator: Evaluator) -> Table:
 
     def build() -> tuple[Any, ...]:
         table = build_table(evaluator)
-        return table.values, table.hands
+        return table.values, table.encoded
 
     # a kind of its own per way of scoring: the cache keeps a few values of each kind
     kind = "calculator-table-" + hashlib.sha256(scoring).hexdigest()[:16]
-    values, hands = memo.kept(kind, inputs, build, tuple)
-    return Table(evaluator, values, hands)
+    values, encoded = memo.kept(kind, inputs, build, tuple)
+    return Table(evaluator, values, encoded)
 
 
 def showdown_rules(rules: Rules) -> dict[str, Any]:
@@ -225,7 +232,7 @@ def calculator_data(
     hands: dict[int, dict[str, Any]] = {}
     for i, table in enumerate(tables):
         size = table.evaluator.hand_size
-        hands.setdefault(size, {"size": size, "tables": {}})["tables"][str(i)] = table.encoded()
+        hands.setdefault(size, {"size": size, "tables": {}})["tables"][str(i)] = table.encoded
     meta = {
         "ranks": list(RANKS),
         "suits": list(SUITS),

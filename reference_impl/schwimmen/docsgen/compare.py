@@ -16,164 +16,145 @@ marked in the cell itself.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations
+from typing import Any
 
+from markupsafe import Markup, escape
+
+from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site, changed_params
-from schwimmen.docsgen.glance import Glance, glance_table
+from schwimmen.docsgen.glance import Glance, cell_text, runs, shades
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
-    COMPARISON,
     KIND_SYMBOL,
     PAIRS_INDEX,
-    SCHEMA_REFERENCE,
-    attr,
-    badge,
-    code,
     esc,
-    footnote_text,
-    link,
-    origin_badge,
     pair_page,
     param_anchor,
-    rel,
     ruleset_page,
-    table,
-    where,
     wide_page,
 )
 from schwimmen.docsgen.pagedata import words
-from schwimmen.docsgen.values import Cell, row_cells, short, short_md, value_classes
-from schwimmen.spec.model import ProvenanceKind, Setting
-from schwimmen.spec.parameters import BY_PATH, GROUPS, PARAMETERS
+from schwimmen.docsgen.tags import link, say
+from schwimmen.docsgen.templates import render
+from schwimmen.docsgen.values import Cell, row_cells, short, shown, value_classes
+from schwimmen.spec.model import ProvenanceKind, Ruleset, Setting
+from schwimmen.spec.parameters import GROUPS, PARAMETERS
 
 PALETTE = 5  # distinct highlight colours for the values of one row (v1 … v5; v0 is plain)
-# Python-Markdown's footnotes extension puts the notes where a paragraph reads this.
-FOOTNOTES_HERE = "///Footnotes Go Here///"
 
 
-def _footnote_id(rid: str, param: str) -> str:
-    return f"{rid}--{param_anchor(param)}"
-
-
-def _cell_md(
-    cell: Cell, classes: dict[str, int], differs: bool, here: str, language: str
-) -> tuple[str, str]:
-    """The cell's markdown and its footnote definition ('' for an inapplicable cell)."""
-    say = words()
+def _cell(
+    cell: Cell, classes: dict[str, int], differs: bool, number: int, language: str
+) -> tuple[Markup, tuple[str, Markup] | None]:
+    """The cell, and its footnote (id, text) with the evidence; none for a rule that does
+    not apply. ``number`` is the footnote's number on the page."""
     setting = cell.setting
     if setting is None:
-        na = say("rule.does-not-apply", language)
-        return f'<span class="v na" title="{attr(na)}">—</span>', ""
-    rid = cell.ruleset.id
-    key = cell.key or ""
-    number = min(classes[key], PALETTE) if differs else 0
-    kind = setting.provenance.kind
-    css = f"v v{number} k-{kind.value}" + (" inh" if setting.inherited else "")
-    tip = say(f"kind.{kind.value}", language)
-    tip += f" {setting.provenance.decision}" if setting.provenance.decision else ""
+        return Markup(
+            f'<span class="v na" title="{say("rule.does-not-apply", language)}">—</span>'
+        ), None
+    rid, prov = cell.ruleset.id, setting.provenance
+    shade = min(classes[cell.key or ""], PALETTE) if differs else 0
+    css = f"v v{shade} k-{prov.kind.value}" + (" inh" if setting.inherited else "")
+    tip = str(say(f"kind.{prov.kind.value}", language)) + (
+        f" {prov.decision}" if prov.decision else ""
+    )
     if setting.inherited:
         tip += f", {say('rule.inherited', language)} {setting.origin}"
-    target = rel(here, f"{ruleset_page(rid)}#{param_anchor(setting.param)}")
-    value = short_md(setting.param, setting.value, language)
-    mark = KIND_SYMBOL[kind] + ("↳" if setting.inherited else "")
-    fid = _footnote_id(rid, setting.param)
-    text = f'<span class="{css}" title="{attr(tip)}">{mark} [{value}]({target})</span>[^{fid}]'
-    shown = short(setting.param, setting.value, language)
-    note = f"[^{fid}]: {footnote_text(setting, shown, language)}"
-    return text, note
+    mark = KIND_SYMBOL[prov.kind] + ("↳" if setting.inherited else "")
+    value = link(
+        f"{ruleset_page(rid)}#{param_anchor(setting.param)}",
+        shown(setting.param, setting.value, language),
+    )
+    fid = f"{rid}--{param_anchor(setting.param)}"
+    text = Markup(
+        f'<span class="{css}" title="{escape(tip)}">{mark} {value}</span>'
+        f'<sup id="fnref:{fid}"><a class="footnote-ref" href="#fn:{fid}">{number}</a></sup>'
+    )
+    return text, (fid, _evidence(setting, short(setting.param, setting.value, language), language))
+
+
+def _evidence(setting: Setting, value: str, language: str) -> Markup:
+    """A cell's footnote: value, kind and its evidence, in one paragraph."""
+    prov = setting.provenance
+    kind = f"{say(f'kind.{prov.kind.value}', language)}" + (
+        f" {prov.decision}" if prov.decision else ""
+    )
+    head = f"<strong>{escape(setting.param)} = {escape(value)}</strong> ({escape(kind)})"
+    if setting.inherited:
+        head += f", {escape(say('rule.inherited', language))} {escape(setting.origin)}"
+    parts = [Markup(head + ".")]
+    if prov.kind is ProvenanceKind.INTERPRETED and prov.reading:
+        parts.append(escape(f"{say('rule.reading', language)} {prov.reading_in(language) or ''}"))
+    if prov.kind is ProvenanceKind.DEFAULT and prov.why:
+        parts.append(escape(f"{say('rule.why', language)} {prov.why_in(language) or ''}"))
+    for c in prov.citations:
+        place = c.source + (f" ({c.attribution})" if c.attribution else "")
+        line = f", line {c.line}" if c.line is not None else ""
+        parts.append(escape(f"„{c.quote}“ — {place}, {c.section}{line}"))
+    return Markup(" ").join(parts)
 
 
 def comparison_key(glance: Glance, language: str = "en") -> str:
     """The key's chips: one per provenance kind, inherited, does not apply, and the
     colours of the other values of a row."""
-    say = words()
     kinds = " ".join(
-        f'<span class="v v0 k-{k.value}" title="{attr(say(f"kind.{k.value}.help", language))}">'
+        f'<span class="v v0 k-{k.value}" title="{say(f"kind.{k.value}.help", language)}">'
         f"{KIND_SYMBOL[k]} {say(f'kind.{k.value}', language)}</span>"
         for k in ProvenanceKind
     )
-    other = esc(glance.label("other", language))
+    other = escape(glance.label("other", language))
     return (
         f"{kinds} "
-        f'<span class="v v0 k-cited inh">❝↳ {esc(glance.label("inherited", language))}</span> '
-        f'<span class="v na">— {esc(glance.label("not-applicable", language))}</span> · '
+        f'<span class="v v0 k-cited inh">❝↳ {escape(glance.label("inherited", language))}</span> '
+        f'<span class="v na">— {escape(glance.label("not-applicable", language))}</span> · '
         + " ".join(f'<span class="v v{i}">{other}</span>' for i in (1, 2, 3))
-    )
-
-
-def ruleset_header(site: Site, glance: Glance, rid: str, here: str, language: str = "en") -> str:
-    """A ruleset as a table heading: its name for players, linked to its page, over its id."""
-    return (
-        f'<span class="rs-name" title="{attr(site.rulesets[rid].title)}">'
-        f"{link(here, ruleset_page(rid), esc(glance.name(rid, language, hyphens=True)))}</span><br>"
-        f'<span class="rs-id">{code(rid)}</span>'
     )
 
 
 def comparison_tables(site: Site, glance: Glance, language: str = "en") -> str:
     """Every rule against every ruleset: the jump list, one table per group, and the
     footnotes with each cell's evidence, folded (the theme shows them as tooltips)."""
-    here = COMPARISON
-    rulesets = site.rulesets
-    header = [esc(glance.label("rule", language))] + [
-        ruleset_header(site, glance, rid, here, language) for rid in rulesets
-    ]
-    jump = []
-    sections: list[str] = []
-    notes: list[str] = []
-    say = words()
+    notes: list[tuple[str, Markup]] = []
+    groups = []
     for group in GROUPS:
-        title = say.group_title(group, language)
-        params = [p for p in PARAMETERS if p.group == group]
         rows = []
-        differing = 0
-        for param in params:
-            cells = row_cells(param.path, rulesets)
+        for param in (p for p in PARAMETERS if p.group == group):
+            cells = row_cells(param.path, site.rulesets)
             classes = value_classes(cells)
             differs = len(classes) > 1 or any(c.setting is None for c in cells)
-            differing += differs
-            marker = "row-differs" if differs else "row-same"
-            name = link(
-                here,
-                f"{SCHEMA_REFERENCE}#{param_anchor(param.path)}",
-                esc(say.param_title(param.path, language)),
-            )
-            same = esc(glance.label("same-in-all", language))
-            row = [
-                f'<span class="{marker}" title="{attr(param.path)}">{name}</span>'
-                + ("" if differs else f' <small class="same-note">{same}</small>')
-            ]
+            shown_cells = []
             for cell in cells:
-                text, note = _cell_md(cell, classes, differs, here, language)
-                row.append(text)
+                text, note = _cell(cell, classes, differs, len(notes) + 1, language)
+                shown_cells.append(text)
                 if note:
                     notes.append(note)
-            rows.append(row)
-        count = esc(glance.label("differ-count", language, d=differing, n=len(params)))
-        jump.append(f"[{esc(title)}](#{group}) ({count})")
-        sections += [
-            f"### {esc(title)} {{#{group}}}",
-            "",
-            f'<div class="cmp-table" markdown>\n\n{table(header, rows)}\n\n</div>',
-            "",
-        ]
-    evidence = esc(glance.label("evidence", language, n=len(notes)))
-    out = [" · ".join(jump), "{: .cmp-jump }", "", *sections]
-    # The footnotes go where the marker stands (Python-Markdown's footnotes extension), here
-    # inside a folded box: the page stays short and every note is still a tooltip. Search
-    # skips the box: the same quotes are found on the rulesets' pages, one rule at a time.
-    out += [
-        '<details class="quote cmp-evidence" data-search-exclude markdown="1">',
-        f'<summary markdown="span">{evidence}</summary>',
-        "",
-        FOOTNOTES_HERE,
-        "",
-        "</details>",
-        "",
-        *notes,
-        "",
-    ]
-    return "\n".join(out)
+            rows.append((param, differs, shown_cells))
+        differing = sum(1 for _, differs, _ in rows if differs)
+        groups.append((group, words().group_title(group, language), rows, differing))
+    body = _render(
+        "comparison.html",
+        site,
+        glance,
+        language,
+        ids=list(site.rulesets),
+        groups=groups,
+        notes=notes,
+    )
+    return block(body)
+
+
+def glance_part(glance: Glance, rulesets: Mapping[str, Ruleset], language: str = "en") -> str:
+    """The rules at a glance (:mod:`schwimmen.docsgen.glance` words them)."""
+    rows = []
+    for row in glance.rows:
+        texts = [cell_text(row, ruleset, language) for ruleset in rulesets.values()]
+        shade = shades(texts)
+        cells = [(text, span, shade[text]) for text, span in runs(texts)]
+        rows.append((row.label.get(language), row.topic, len(shade) == 1, cells))
+    return block(render("glance.html", language, g=glance, ids=list(rulesets), rows=rows))
 
 
 # ----------------------------------------------------------------------------- pairs
@@ -182,128 +163,45 @@ def pair_ids(site: Site) -> list[tuple[str, str]]:
     return list(combinations(site.rulesets, 2))
 
 
-def _pair_cell(setting: Setting | None, base: str, here: str, glance: Glance, language: str) -> str:
-    if setting is None:
-        return f'<span class="na">{esc(glance.label("not-applicable", language))}</span>'
-    prov = setting.provenance
-    text = (
-        f"**{short_md(setting.param, setting.value, language)}** "
-        f"{badge(prov.kind, prov.decision, language)} "
-        f"{origin_badge(setting, base, here, language)}"
-    )
-    if prov.citations:
-        first = prov.citations[0]
-        more = f" (+{len(prov.citations) - 1})" if len(prov.citations) > 1 else ""
-        text += (
-            f'<br><span class="de-quote" lang="de">„{esc(first.quote)}“</span>{more} '
-            f"<small>— {where(first, here, language)}</small>"
-        )
-    if prov.reading:
-        reading = prov.reading_in(language) or ""
-        text += f"<br><small>{esc(glance.label('reading', language))}: {esc(reading)}</small>"
-    elif prov.kind is ProvenanceKind.DEFAULT and prov.why:
-        why = prov.why_in(language) or ""
-        text += f"<br><small>{esc(glance.label('why', language))}: {esc(why)}</small>"
-    return text
+def _render(name: str, site: Site, glance: Glance, language: str, **data: Any) -> str:
+    titles = {rid: ruleset.title for rid, ruleset in site.rulesets.items()}
+    return render(name, language, g=glance, titles=titles, pairs_index=PAIRS_INDEX, **data)
 
 
 def pair_markdown(site: Site, glance: Glance, a: str, b: str, language: str = "en") -> str:
     """Two rulesets: only what differs, each side with its evidence; the rest folded."""
-    say = words()
-    here = pair_page(a, b)
     ra, rb = site.rulesets[a], site.rulesets[b]
-    differ = changed_params(ra, rb)
     order = {p.path: i for i, p in enumerate(PARAMETERS)}
-    differ.sort(key=order.__getitem__)
-
-    def label(key: str, **fields: str | int) -> str:
-        return glance.label(key, language, **fields)
-
-    def named(rid: str) -> str:
-        title = attr(site.rulesets[rid].title)
-        page = link(here, ruleset_page(rid), esc(glance.name(rid, language)))
-        return f'<span title="{title}">{page}</span> ({code(rid)})'
-
-    def rule(path: str) -> str:
-        return esc(say.param_title(path, language))
-
-    name_a, name_b = esc(glance.name(a, language)), esc(glance.name(b, language))
-    out = [
-        *wide_page(label("pair-title", a=name_a, b=name_b), hide_navigation=True),
-        label("pair-differ", a=named(a), b=named(b), n=f"**{len(differ)}**")
-        + f" {esc(label('pair-command'))} {code(f'schwimmen diff {a} {b}')}.",
-        "",
-    ]
-    rows = [
-        [
-            f"{esc(say.group_title(BY_PATH[p].group, language))}: "
-            + link(here, f"{SCHEMA_REFERENCE}#{param_anchor(p)}", f"**{rule(p)}**"),
-            _pair_cell(ra.settings.get(p), ra.base, here, glance, language),
-            _pair_cell(rb.settings.get(p), rb.base, here, glance, language),
-        ]
-        for p in differ
-    ]
-    if rows:
-        header = [esc(label("rule"))] + [
-            ruleset_header(site, glance, rid, here, language) for rid in (a, b)
-        ]
-        out += ['<div class="pair-table" markdown>', "", table(header, rows), "", "</div>", ""]
+    differ = sorted(changed_params(ra, rb), key=order.__getitem__)
     same = [p.path for p in PARAMETERS if p.path in ra.settings and p.path not in differ]
-    if same:
-        body = "\n".join(
-            f"- **{rule(p)}**: {short_md(p, ra.settings[p].value, language)}" for p in same
-        )
-        shared = label("pair-shared", n=len(same)).replace('"', "'")
-        out.append(f'??? note "{shared}"\n')
-        out += ["    " + line for line in body.splitlines()]
-        out.append("")
-    out += [link(here, PAIRS_INDEX, esc(label("pair-back"))), ""]
-    return "\n".join(out)
+    title = glance.label(
+        "pair-title", language, a=glance.name(a, language), b=glance.name(b, language)
+    )
+    body = _render(
+        "pair.html", site, glance, language, a=a, b=b, ra=ra, rb=rb, differ=differ, same=same
+    )
+    return "\n".join([*wide_page(esc(title), hide_navigation=True), block(body), ""])
 
 
 def pairs_grid(site: Site, glance: Glance, language: str = "en") -> str:
     """A grid of all pairs: each cell is the number of differing rules, linked to the pair's
-    page. The column headings stand upright so that whole names fit a phone."""
-    here = PAIRS_INDEX
-    ids = list(site.rulesets)
+    page, its colour the share of the most any pair differs in."""
     counts = {
         (a, b): len(changed_params(site.rulesets[a], site.rulesets[b])) for a, b in pair_ids(site)
     }
     top = max(counts.values(), default=1) or 1
-    rows = []
-    for a in ids:
-        row = [ruleset_header(site, glance, a, here, language)]
-        for b in ids:
-            if a == b:
-                row.append('<span class="na">·</span>')
-                continue
-            key = (a, b) if (a, b) in counts else (b, a)
-            n = counts[key]
-            heat = round(4 * n / top)
-            tip = attr(
-                f"{glance.name(a, language)} – {glance.name(b, language)}: "
-                + glance.label("pair-tip", language, n=n)
-            )
-            row.append(
-                f'<span class="heat heat{heat}" title="{tip}">'
-                f"[{n}]({rel(here, pair_page(*key))})</span>"
-            )
-        rows.append(row)
-    header = [""] + [
-        f'<span class="upright">{ruleset_header(site, glance, b, here, language)}</span>'
-        for b in ids
-    ]
-    return "\n".join(
-        ['<div class="pairs-grid" markdown>', "", table(header, rows), "", "</div>", ""]
+    cells = {}
+    for (a, b), n in counts.items():
+        cells[(a, b)] = cells[(b, a)] = (n, round(4 * n / top), pair_page(a, b))
+    return block(
+        _render("pairs-grid.html", site, glance, language, ids=list(site.rulesets), cells=cells)
     )
 
 
 def inserts(site: Site, glance: Glance) -> dict[str, Insert]:
     """The generated parts of the hand-written comparison pages (``docs/compare/``)."""
     return {
-        "compare-at-a-glance": lambda language: glance_table(
-            glance, site.rulesets, language, COMPARISON
-        ),
+        "compare-at-a-glance": lambda language: glance_part(glance, site.rulesets, language),
         "compare-key": lambda language: comparison_key(glance, language),
         "compare-tables": lambda language: comparison_tables(site, glance, language),
         "pairs-grid": lambda language: pairs_grid(site, glance, language),

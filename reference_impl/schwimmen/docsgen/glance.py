@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from schwimmen.docsgen.markup import esc, rel, ruleset_page
 from schwimmen.resources import spec_dir
 from schwimmen.spec.errors import JsonPath, SpecError, SpecErrors
 from schwimmen.spec.model import Ruleset, thaw
@@ -297,7 +296,7 @@ def check(glance: Glance, rulesets: Mapping[str, Ruleset]) -> list[SpecError]:
 
 
 # ----------------------------------------------------------------------------- the table
-def _runs(texts: list[str]) -> list[tuple[str, int]]:
+def runs(texts: list[str]) -> list[tuple[str, int]]:
     """Neighbouring equal cells merged: (text, how many columns it spans)."""
     runs: list[tuple[str, int]] = []
     for text in texts:
@@ -308,61 +307,10 @@ def _runs(texts: list[str]) -> list[tuple[str, int]]:
     return runs
 
 
-def _shades(texts: Iterable[str]) -> dict[str, int]:
+def shades(texts: Iterable[str]) -> dict[str, int]:
     """Number a row's wordings, most common first, so the odd ones out get a colour."""
     counts: dict[str, int] = {}
     for text in texts:
         counts[text] = counts.get(text, 0) + 1
     order = sorted(counts, key=lambda t: -counts[t])  # stable: first seen first among equals
     return {text: min(i, PALETTE) for i, text in enumerate(order)}
-
-
-def ruleset_heading(glance: Glance, rid: str, language: str, here: str) -> str:
-    """A ruleset as a column heading: its name, linked to its page, over its id."""
-    name = esc(glance.name(rid, language, hyphens=True))
-    return f"[{name}]({rel(here, ruleset_page(rid))})<br>`{rid}`"
-
-
-def glance_table(glance: Glance, rulesets: Mapping[str, Ruleset], language: str, here: str) -> str:
-    """The at-a-glance table as HTML whose cells are markdown (``md_in_html``), so that
-    equal neighbours can share one cell and MkDocs still checks every link."""
-    ids = list(rulesets)
-    head = [f'<th class="g-rule" markdown="span">{esc(glance.label("rule", language))}</th>']
-    head += [f'<th markdown="span">{ruleset_heading(glance, r, language, here)}</th>' for r in ids]
-    body: list[str] = []
-    for row in glance.rows:
-        texts = [cell_text(row, rulesets[r], language) for r in ids]
-        shade = _shades(texts)
-        same = len(shade) == 1
-        tip = glance.label("full-table", language).replace('"', "'")
-        label = f'[{esc(row.label.get(language))}](#{row.topic} "{tip}")'
-        cells = [f'<th scope="row" markdown="span">{label}</th>']
-        for text, span in _runs(texts):
-            css = "g-same" if same else f"g g{shade[text]}"
-            note = (
-                f' <small class="g-note">({esc(glance.label("all-agree", language, n=len(ids)))})'
-                "</small>"
-                if same
-                else ""
-            )
-            width = f' colspan="{span}"' if span > 1 else ""
-            cells.append(f'<td class="{css}"{width} markdown="span">{esc(text)}{note}</td>')
-        marker = ' class="g-row-same"' if same else ""
-        body.append(f'<tr{marker} markdown="1">\n' + "\n".join(cells) + "\n</tr>")
-    return "\n".join(
-        [
-            '<div class="glance" markdown="1">',
-            '<table class="glance-table" markdown="1">',
-            '<thead markdown="1">',
-            '<tr markdown="1">',
-            *head,
-            "</tr>",
-            "</thead>",
-            '<tbody markdown="1">',
-            *body,
-            "</tbody>",
-            "</table>",
-            "</div>",
-            "",
-        ]
-    )

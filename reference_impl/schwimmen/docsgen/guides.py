@@ -14,20 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from schwimmen.docsgen.context import Site, changed_params
+from schwimmen.docsgen.context import Site
 from schwimmen.docsgen.inserts import Insert
-from schwimmen.docsgen.markup import (
-    GUIDE_HOUSE_RULE,
-    SCHEMA_REFERENCE,
-    code,
-    esc,
-    link,
-    param_anchor,
-    table,
-)
-from schwimmen.docsgen.pagedata import words
-from schwimmen.docsgen.rulepages import legend, setting_section
-from schwimmen.docsgen.values import short_md
+from schwimmen.docsgen.rulepages import example_rules
 from schwimmen.spec.model import Ruleset
 
 EXAMPLE_PATH = "docs/examples/house-rule-example.yaml"
@@ -57,37 +46,8 @@ def example_commands(example: Ruleset) -> str:
     )
 
 
-def example_changes(site: Site, example: Ruleset, language: str, here: str) -> str:
-    """What the loader makes of the example: the rules it changes, before and after, and
-    each of its rules with its provenance."""
-    say = words()
-    base = site.rulesets[example.base]
-    hid = example.overlays[0] if example.overlays else "house-rule-example"
-    absent = say("rule.does-not-apply", language)
-    rows = []
-    for key in changed_params(base, example):
-        before, after = base.settings.get(key), example.settings.get(key)
-        title = say.param_title(key, language)
-        rows.append(
-            [
-                link(here, f"{SCHEMA_REFERENCE}#{param_anchor(key)}", esc(title)),
-                f"**{short_md(key, before.value, language)}**" if before else absent,
-                f"**{short_md(key, after.value, language)}**" if after else absent,
-            ]
-        )
-    header = [
-        say("page.rule", language),
-        code(example.base),
-        f"{say('rule.with', language)} {code(hid)}",
-    ]
-    out = [table(header, rows), "", legend(here, language), ""]
-    for setting in example.settings.values():
-        if setting.origin == hid:
-            section = setting_section(
-                setting, example, here, site, level=3, show_origin=False, language=language
-            )
-            out += [section, ""]
-    return "\n".join(out)
+def _house_rule_id(example: Ruleset) -> str:
+    return example.overlays[0] if example.overlays else "house-rule-example"
 
 
 def rejection(site: Site) -> str:
@@ -100,12 +60,11 @@ def rejection(site: Site) -> str:
 
 
 def guide_inserts(site: Site, example_text: str, example: Ruleset) -> Mapping[str, Insert]:
-    here = GUIDE_HOUSE_RULE
     return {
         "house-rule-example-file": lambda language: example_file(example_text),
         "house-rule-example-commands": lambda language: example_commands(example),
-        "house-rule-example-changes": lambda language: example_changes(
-            site, example, language, here
+        "house-rule-example-changes": lambda language: example_rules(
+            site, example, _house_rule_id(example), language
         ),
         "house-rule-rejection": lambda language: rejection(site),
     }

@@ -12,9 +12,10 @@ import html
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from schwimmen.docsgen.pagedata import words
-from schwimmen.spec.model import Citation, Provenance, ProvenanceKind, Setting
+from schwimmen.spec.model import Citation, ProvenanceKind
 
 # ----------------------------------------------------------------------------- paths
 HOME = "index.md"
@@ -58,10 +59,17 @@ def pair_page(a: str, b: str) -> str:
     return f"compare/pairs/{a}-vs-{b}.md"
 
 
-def fixture_page(fid: str) -> str:
-    """A fixture's page mirrors its id: ``round/thirty-one-by-a-swap`` →
-    ``fixtures/round/thirty-one-by-a-swap.md``."""
-    return f"fixtures/{fid}.md"
+def area_page(area: str) -> str:
+    """The page of the fixtures of one area (``fixtures/round.md``)."""
+    return f"fixtures/{area}.md"
+
+
+def fixture_page(fid: str, case: int | None = None) -> str:
+    """Where a fixture stands: on its area's page, under its name
+    (``round/thirty-one-by-a-swap`` → ``fixtures/round.md#thirty-one-by-a-swap``), and
+    where its ``case``-th case (from 1) does."""
+    area, _, name = fid.partition("/")
+    return f"{area_page(area)}#{name}" + (f"--case-{case}" if case else "")
 
 
 def wide_page(title: str, *, hide_navigation: bool = False) -> list[str]:
@@ -89,8 +97,15 @@ def rel(here: str, target: str) -> str:
     ``target`` optionally with ``#anchor``). MkDocs resolves relative ``.md`` links, so
     links stay valid whatever ``site_url`` and ``use_directory_urls`` say."""
     path, _, anchor = target.partition("#")
-    link = posixpath.relpath(path, posixpath.dirname(here) or ".") if path else ""
+    link = _relative(path, here.rpartition("/")[0]) if path else ""
     return link + (f"#{anchor}" if anchor else "")
+
+
+@lru_cache(maxsize=4096)
+def _relative(path: str, folder: str) -> str:
+    """``posixpath.relpath(path, folder)`` for the generator's normalized paths (a few
+    thousand links a page set, each pair met many times)."""
+    return posixpath.relpath(path, folder or ".")
 
 
 # ----------------------------------------------------------------------------- escaping
@@ -161,12 +176,6 @@ def card_text(text: str) -> str:
     return card(m.group(1), LETTER_SUIT[m.group(2)])
 
 
-def cards_row(texts: Iterable[str]) -> str:
-    """Canonical card texts drawn as a row of cards ('—' for none)."""
-    drawn = [card_text(str(t)) for t in texts]
-    return '<span class="cards">' + "".join(drawn) + "</span>" if drawn else "—"
-
-
 def cards_in(text: str) -> str:
     """Render every ``♣7``-style card in (already escaped) text as a card span."""
     return _CARD.sub(lambda m: card(m.group(2), m.group(1)), text)
@@ -183,7 +192,6 @@ KIND_SYMBOL: Mapping[ProvenanceKind, str] = {
     ProvenanceKind.INTERPRETED: "≈",
     ProvenanceKind.DEFAULT: "◇",
 }
-_REFERENCE = re.compile(r"\b[UF][0-9]{2}\b")
 
 
 def decision_anchor(decision: str) -> str:
@@ -201,65 +209,13 @@ def badge(kind: ProvenanceKind, decision: str | None = None, language: str = "en
     )
 
 
-def origin_badge(setting: Setting, base: str, here: str, language: str = "en") -> str:
-    """Say where a value came from when it is not the ruleset's own file."""
-    say = words()
-    if setting.inherited:
-        target = rel(here, ruleset_page(setting.origin))
-        help_text = attr(say("rule.inherited-help", language))
-        return (
-            f'<span class="prov prov-inherited" title="{help_text}">'
-            f"↳ {say('rule.inherited', language)} [{setting.origin}]({target})</span>"
-        )
-    if setting.origin != base:
-        target = rel(here, house_rule_page(setting.origin))
-        return (
-            f'<span class="prov prov-house" title="{attr(say("rule.house-help", language))}">'
-            f"✚ {say('rule.house', language)} [{setting.origin}]({target})</span>"
-        )
-    return ""
-
-
 def source_link(here: str, source: str) -> str:
     return f"[{source}]({rel(here, HOME + '#' + source)})"
-
-
-_SOURCE_ID = re.compile(r"\bs[0-9]{3}\b")
-
-
-def link_sources(text: str, here: str, known: Iterable[str]) -> str:
-    """Link every source id (``s000``) in (escaped) text to its entry on the home page."""
-    listed = set(known)
-    return _SOURCE_ID.sub(
-        lambda m: source_link(here, m.group(0)) if m.group(0) in listed else m.group(0), text
-    )
-
-
-def decision_link(here: str, ref: str, known: Iterable[str] = ()) -> str:
-    """Link a decision (``U12``) to the decisions page or a scenario (``F31``) to the
-    disagreements page, when that page lists it; otherwise leave it as plain text."""
-    if ref not in set(known):
-        return ref
-    page = DECISIONS if ref.startswith("U") else DISAGREEMENTS
-    return f"[{ref}]({rel(here, page + '#' + decision_anchor(ref))})"
-
-
-def link_refs(text: str, here: str, known: Iterable[str]) -> str:
-    """Link every ``U12`` / ``F31`` reference in (escaped) text that the site lists."""
-    listed = set(known)
-    return _REFERENCE.sub(lambda m: decision_link(here, m.group(0), listed), text)
 
 
 def german(quote: str) -> str:
     """A German quote, marked as German for screen readers and hyphenation."""
     return f'<span class="de-quote" lang="de">„{esc(quote)}“</span>'
-
-
-def in_english(markdown: str, language: str) -> str:
-    """Text that exists only in English (a conformance fixture's title, a loader's
-    message) on a page in ``language``: marked as English there, for screen readers and
-    for the check that a German page reads German everywhere else."""
-    return markdown if language == "en" else f'<span lang="en">{markdown}</span>'
 
 
 def where(citation: Citation, here: str, language: str = "en") -> str:
@@ -277,75 +233,3 @@ def where(citation: Citation, here: str, language: str = "en") -> str:
 def citation_md(citation: Citation, here: str, language: str = "en") -> str:
     """One quote with its place, as a markdown blockquote."""
     return f"> {german(citation.quote)}  \n> <small>— {where(citation, here, language)}</small>"
-
-
-def citation_plain(citation: Citation) -> str:
-    """One quote with its place, for a footnote or tooltip (no block markup)."""
-    place = citation.source + (f" ({citation.attribution})" if citation.attribution else "")
-    line = f", line {citation.line}" if citation.line is not None else ""
-    return f"„{citation.quote}“ — {place}, {citation.section}{line}"
-
-
-def provenance_block(
-    prov: Provenance,
-    here: str,
-    decisions: Iterable[str],
-    *,
-    value: str | None = None,
-    language: str = "en",
-) -> str:
-    """The admonition that shows where a value comes from.
-
-    The three kinds are three admonition types (``cited``, ``interpreted``, ``default``)
-    with their own colour and icon, so a reader sees at a glance whether a rule is the
-    source's word, our reading of it, or our choice where the sources are silent. The
-    readings and reasons are the spec's, in ``language`` where its ``de:`` blocks give them.
-    """
-    say = words()
-    known = list(decisions)
-
-    def labelled(label: str, text: str | None) -> str:
-        return f"**{say(label, language)}** {link_refs(esc(text or ''), here, known)}"
-
-    title = say(f"kind.{prov.kind.value}.title", language)
-    if prov.decision:
-        title += f" ({prov.decision})"
-    body: list[str] = []
-    if prov.kind is ProvenanceKind.CITED:
-        body.extend(citation_md(c, here, language) for c in prov.citations)
-    elif prov.kind is ProvenanceKind.INTERPRETED:
-        body.append(f"**{say('rule.source-says', language)}**")
-        body.extend(citation_md(c, here, language) for c in prov.citations)
-        body.append(labelled("rule.reading", prov.reading_in(language)))
-        body.append(labelled("rule.why", prov.why_in(language)))
-    else:
-        choice = f" **{say('rule.choice', language)}** {value}" if value else ""
-        body.append(f"**{say('rule.silent', language)}**" + choice)
-        body.append(labelled("rule.why", prov.why_in(language)))
-        if prov.citations:
-            body.append(f"**{say('rule.related', language)}**")
-            body.extend(citation_md(c, here, language) for c in prov.citations)
-    if prov.decision:
-        body.append(
-            f"<small>{say('rule.decision', language)} "
-            f"{decision_link(here, prov.decision, known)} "
-            f"{say('rule.decision-of-matrix', language)}</small>"
-        )
-    return admonition(prov.kind.value, title, "\n\n".join(body))
-
-
-def footnote_text(setting: Setting, value: str, language: str = "en") -> str:
-    """A one-paragraph footnote for a comparison cell: value, kind and its evidence."""
-    say = words()
-    prov = setting.provenance
-    head = f"**{esc(setting.param)} = {esc(value)}** ({say(f'kind.{prov.kind.value}', language)}"
-    head += f" {prov.decision})" if prov.decision else ")"
-    if setting.inherited:
-        head += f", {say('rule.inherited', language)} {esc(setting.origin)}"
-    parts = [head + "."]
-    if prov.kind is ProvenanceKind.INTERPRETED and prov.reading:
-        parts.append(f"{say('rule.reading', language)} {esc(prov.reading_in(language) or '')}")
-    if prov.kind is ProvenanceKind.DEFAULT and prov.why:
-        parts.append(f"{say('rule.why', language)} {esc(prov.why_in(language) or '')}")
-    parts.extend(esc(citation_plain(c)) for c in prov.citations)
-    return " ".join(parts)

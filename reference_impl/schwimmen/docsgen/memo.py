@@ -10,14 +10,19 @@ reloading after an edit, computes only what changed. The cache is a shortcut onl
 
 A reload of ``mkdocs serve`` runs the whole generator again in the same process; when no
 file it reads has changed (a hand-written page was edited), the last generated site is
-used as it is (:func:`remembered`).
+used as it is (:func:`remembered`). The whole generated site is kept in the cache folder
+too, by the content of every file it is made from and of the package's code
+(:func:`package`), so that a second ``mkdocs build`` of the same checkout generates
+nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator
+from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -35,6 +40,16 @@ def code(*modules: str) -> Iterator[tuple[str, bytes]]:
         yield f"engine:{path.name}", path.read_bytes()
     for module in modules:
         yield f"code:{module}", (_PACKAGE / f"{module}.py").read_bytes()
+
+
+def package() -> Iterator[tuple[str, bytes]]:
+    """Every source file of the package, code and templates, and the versions of the
+    Python and the template engine that run them: what the whole generator is made of."""
+    for path in sorted(_PACKAGE.rglob("*")):
+        if path.suffix in (".py", ".html") and "__pycache__" not in path.parts:
+            yield f"package:{path.relative_to(_PACKAGE)}", path.read_bytes()
+    versions = [sys.version, metadata.version("jinja2"), metadata.version("markupsafe")]
+    yield "versions", "\n".join(versions).encode()
 
 
 def settings_of(ruleset: Ruleset) -> bytes:

@@ -21,7 +21,7 @@ from typing import Any
 
 from schwimmen.conformance.compare import compare
 from schwimmen.conformance.fixtures import Case, Fixture
-from schwimmen.docsgen.fixturepages import step_pairs
+from schwimmen.docsgen.fixturetext import step_pairs
 from schwimmen.spec.model import Ruleset
 
 Engine = Callable[[Mapping[str, Any]], Mapping[str, Any]]

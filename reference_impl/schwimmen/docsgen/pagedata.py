@@ -203,3 +203,10 @@ def words(path: Path | None = None) -> Words:
     if errors:
         raise SpecErrors(errors)
     return Words(data["labels"], data.get("groups", {}), params)
+
+
+def forget() -> None:
+    """Read the data files again when next asked (``mkdocs serve`` after an edit of one)."""
+    glossary.cache_clear()
+    page_quotes.cache_clear()
+    words.cache_clear()

@@ -9,27 +9,29 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from markupsafe import Markup, escape
+
+from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site
-from schwimmen.docsgen.fixturepages import decision_fixtures
 from schwimmen.docsgen.markup import (
-    DECISIONS,
-    SCHEMA_REFERENCE,
-    badge,
     code,
-    decision_anchor,
     esc,
+    fixture_page,
     house_rule_page,
-    link,
     param_anchor,
     ruleset_page,
     table,
 )
 from schwimmen.docsgen.pagedata import words
-from schwimmen.docsgen.values import short_md, value_key
+from schwimmen.docsgen.tags import code as html_code
+from schwimmen.docsgen.tags import joined, say
+from schwimmen.docsgen.tags import link as html_link
+from schwimmen.docsgen.templates import render
+from schwimmen.docsgen.values import value_key
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.parameters import GROUPS, PARAMETERS, Parameter
 
@@ -133,10 +135,6 @@ def usage(parser: argparse.ArgumentParser) -> str:
         return parser.format_usage().strip()
 
 
-def subcommand_names(parser: argparse.ArgumentParser) -> list[str]:
-    return [name for name, _, _ in _subcommands(parser)]
-
-
 def cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
     """The generated parts of ``docs/reference/cli.md``: every subcommand with usage,
     arguments and the exact help, as the parser has them."""
@@ -185,245 +183,151 @@ def _cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
 # ----------------------------------------------------------------------------- schema
 
 
-def schema_type(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
-    """A short human description of a JSON Schema (markdown), in the words of
-    ``spec/words.yaml``."""
-    say = words()
+def schema_type(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> Markup:
+    """A short human description of a JSON Schema, in the words of ``spec/words.yaml``."""
     if "$ref" in schema:
         name = str(schema["$ref"]).rsplit("/", 1)[-1]
-        return f"[{name}](#def-{name})" if name in defs else code(name)
+        return (
+            Markup(f'<a href="#def-{escape(name)}">{escape(name)}</a>')
+            if name in defs
+            else html_code(name)
+        )
     if "const" in schema:
-        return code(str(schema["const"]))
+        return html_code(str(schema["const"]))
     if "enum" in schema:
-        return say("reference.one-of", values=", ".join(code(str(v)) for v in schema["enum"]))
+        return say("reference.one-of", values=joined(html_code(str(v)) for v in schema["enum"]))
     if "anyOf" in schema:
-        return f" {say('reference.type.or')} ".join(schema_type(s, defs) for s in schema["anyOf"])
+        return joined(
+            (schema_type(s, defs) for s in schema["anyOf"]), f" {say('reference.type.or')} "
+        )
     kind = schema.get("type")
     if kind == "array":
-        items = schema_type(schema.get("items", {}), defs)
+        items = say("reference.type.list", items=schema_type(schema.get("items", {}), defs))
         extra = []
         if "minItems" in schema:
             extra.append(say("reference.type.at-least", n=schema["minItems"]))
         if schema.get("uniqueItems"):
             extra.append(say("reference.type.no-repeats"))
-        return say("reference.type.list", items=items) + (f" ({', '.join(extra)})" if extra else "")
+        return items + (Markup(f" ({joined(extra)})") if extra else "")
     if kind == "object":
         props = schema.get("properties", {})
         if props:
-            inner = ", ".join(f"{code(k)}: {schema_type(v, defs)}" for k, v in props.items())
-            return "{" + inner + "}"
+            inner = joined(
+                Markup(f"{html_code(k)}: {schema_type(v, defs)}") for k, v in props.items()
+            )
+            return Markup(f"{{{inner}}}")
         if "propertyNames" in schema:
             value = schema_type(schema.get("additionalProperties", {}), defs)
             keys = schema_type(schema["propertyNames"], defs)
             return say("reference.type.map", keys=keys, values=value)
         return say("reference.type.object")
     if kind in ("integer", "number"):
-        word = say(f"reference.type.{kind}")
         lo, hi = schema.get("minimum"), schema.get("maximum")
-        rng = f" {lo}–{hi}" if lo is not None and hi is not None else ""
+        span = f" {lo}–{hi}" if lo is not None and hi is not None else ""
         step = say("reference.type.halves") if schema.get("multipleOf") == 0.5 else ""
-        return word + rng + step
+        return say(f"reference.type.{kind}") + span + step
     if kind == "string":
         pattern = schema.get("pattern")
         if pattern:
-            return say("reference.type.matching", pattern=code(str(pattern)))
+            return say("reference.type.matching", pattern=html_code(str(pattern)))
         return say("reference.type.text")
     return say("reference.type.any")
 
 
-def _users(param: Parameter, site: Site, here: str) -> dict[str, tuple[Any, list[str]]]:
-    """Value (as a key) → (the value, links to the rulesets and house rules using it)."""
-    by_value: dict[str, tuple[Any, list[str]]] = {}
-    for rid, ruleset in site.rulesets.items():
+def _users(param: Parameter, site: Site) -> dict[str, tuple[Any, list[tuple[str, str]]]]:
+    """Value (as a key) → (the value, the rulesets and house rules that play it, each with
+    its page)."""
+    by_value: dict[str, tuple[Any, list[tuple[str, str]]]] = {}
+    owners: list[tuple[str, str, Ruleset, bool]] = [
+        (rid, ruleset_page(rid), r, False) for rid, r in site.rulesets.items()
+    ]
+    owners += [(hid, house_rule_page(hid), r, True) for hid, r in site.with_house_rule.items()]
+    for owner, page, ruleset, house in owners:
         setting = ruleset.settings.get(param.path)
-        if setting is None:
+        if setting is None or (house and setting.origin != owner):
             continue
         entry = by_value.setdefault(value_key(setting.value), (setting.value, []))
-        entry[1].append(link(here, f"{ruleset_page(rid)}#{param_anchor(param.path)}", code(rid)))
-    for hid, combined in site.with_house_rule.items():
-        setting = combined.settings.get(param.path)
-        if setting is None or setting.origin != hid:
-            continue
-        entry = by_value.setdefault(value_key(setting.value), (setting.value, []))
-        entry[1].append(
-            link(here, f"{house_rule_page(hid)}#{param_anchor(param.path)}", f"+{code(hid)}")
-        )
+        entry[1].append(("+" + owner if house else owner, page))
     return by_value
-
-
-def _not_applicable_row(param: Parameter, site: Site, here: str, width: int) -> list[list[str]]:
-    missing = [
-        link(here, ruleset_page(rid), code(rid))
-        for rid, r in site.rulesets.items()
-        if param.path not in r.settings
-    ]
-    if not missing:
-        return []
-    label = f"*{words()('reference.does-not-apply')}*"
-    return [[label, *([""] * (width - 2)), ", ".join(missing)]]
-
-
-def parameter_entry(param: Parameter, site: Site, defs: Mapping[str, Any]) -> str:
-    """One parameter: what it means, its values with who plays each, when it applies."""
-    here = SCHEMA_REFERENCE
-    where = f"{code(param.path)}" + (
-        " · " + words()("reference.matrix-section", section=esc(param.matrix))
-        if param.matrix
-        else ""
-    )
-    out = [
-        f"### {esc(param.title)} {{#{param_anchor(param.path)}}}",
-        "",
-        where,
-        "",
-        esc(param.description),
-        "",
-    ]
-    users = _users(param, site, here)
-    if param.choices:
-        single = {k: v for k, v in users.items() if isinstance(v[0], str)}
-        rows = [
-            [code(k), esc(v), ", ".join(single.get(value_key(k), (None, ["—"]))[1])]
-            for k, v in param.choices.items()
-        ]
-        combos = [
-            [f"**{short_md(param.path, v)}**", "", ", ".join(u)]
-            for key, (v, u) in users.items()
-            if key not in single
-        ]
-        rows += combos + _not_applicable_row(param, site, here, 3)
-        out += [table(_head("value", "meaning", "played-by"), rows), ""]
-        if param.schema.get("type") == "array":
-            out += [words()("reference.list-of-these"), ""]
-    else:
-        allowed = words()("reference.allowed-values")
-        out += [f"**{allowed}** {schema_type(param.schema, defs)}", ""]
-        rows = [[f"**{short_md(param.path, v)}**", ", ".join(u)] for v, u in users.values()]
-        rows += _not_applicable_row(param, site, here, 2)
-        out += [table(_head("value", "played-by"), rows), ""]
-    if param.applies_when:
-        conds = "; ".join(esc(c.describe()) for c in param.applies_when)
-        say = words()
-        out += [
-            f"**{say('reference.applies-when')}** {conds}. {say('reference.elsewhere-not-set')}",
-            "",
-        ]
-    else:
-        say = words()
-        out += [f"**{say('reference.applies-always')}** {say('reference.applies-always-text')}", ""]
-    return "\n".join(out)
-
-
-def _def_section(name: str, schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
-    out = [f"### {name} {{#def-{name}}}", ""]
-    if schema.get("description"):
-        out += [esc(str(schema["description"])), ""]
-    props = schema.get("properties")
-    if props:
-        required = set(schema.get("required", ()))
-        rows = [
-            [
-                code(k),
-                words()("reference.yes") if k in required else "",
-                schema_type(v, defs),
-                esc(str(v.get("description", ""))),
-            ]
-            for k, v in props.items()
-        ]
-        out += [table(_head("field", "required", "type", "meaning"), rows), ""]
-    else:
-        out += [f"**{words()('reference.type-label')}** {schema_type(schema, defs)}", ""]
-    return "\n".join(out)
 
 
 def schema_parts(schema: Mapping[str, Any], site: Site) -> dict[str, str]:
     """The generated parts of ``docs/reference/schema.md``: the top-level keys, the shared
     types, then every parameter with its meaning, values, applicability and users."""
     defs: Mapping[str, Any] = schema.get("$defs", {})
-    props: Mapping[str, Any] = schema.get("properties", {})
-    required = set(schema.get("required", ()))
-    rows = [
-        [
-            code(k),
-            words()("reference.yes") if k in required else "",
-            schema_type(v, defs) if k != "rules" else words()("reference.groups-below"),
-            esc(str(v.get("description", ""))),
-        ]
-        for k, v in props.items()
-    ]
-    parameters: list[str] = []
-    for group, title in GROUPS.items():
-        parameters += [f"## {esc(title)} {{#group-{group}}}", ""]
-        parameters += [parameter_entry(p, site, defs) for p in PARAMETERS if p.group == group]
+
+    def part(name: str, **data: Any) -> str:
+        return block(
+            render(
+                "schema.html",
+                "en",
+                part=name,
+                schema=schema,
+                defs=defs,
+                type_of=schema_type,
+                value_key=value_key,
+                **data,
+            )
+        )
+
+    groups = [(g, t, [p for p in PARAMETERS if p.group == g]) for g, t in GROUPS.items()]
+    users = {p.path: _users(p, site) for p in PARAMETERS}
+    missing = {
+        p.path: [rid for rid, r in site.rulesets.items() if p.path not in r.settings]
+        for p in PARAMETERS
+    }
     about = f"**{esc(str(schema.get('title', '')))}.** {esc(str(schema.get('description', '')))}"
     return {
         "schema-about": "> " + about,
-        "schema-file-keys": table(_head("key", "required", "type", "meaning"), rows),
-        "schema-provenance-types": _def_sections(
-            defs, ("citation", "cited", "interpreted", "default", "condition")
+        "schema-file-keys": part("keys"),
+        "schema-provenance-types": part(
+            "definitions", names=("citation", "cited", "interpreted", "default", "condition")
         ),
-        "schema-value-types": _def_sections(defs, ("rank", "suit", "points", "penalty")),
+        "schema-value-types": part("definitions", names=("rank", "suit", "points", "penalty")),
         "parameter-count": str(len(PARAMETERS)),
-        "schema-parameters": "\n".join(parameters),
+        "schema-parameters": part("parameters", groups=groups, users=users, missing=missing),
     }
-
-
-def _def_sections(defs: Mapping[str, Any], names: Sequence[str]) -> str:
-    return "\n".join(_def_section(name, defs[name], defs) for name in names if name in defs)
 
 
 # ----------------------------------------------------------------------------- decisions
 
 
-def _decision_rows(site: Site, decision: str) -> list[list[str]]:
-    here = DECISIONS
-    rows: list[list[str]] = []
-    sources: list[tuple[str, Ruleset, str]] = [
+def _decision_rows(site: Site, decision: str) -> list[tuple[Any, ...]]:
+    """Each rule that applies ``decision`` (owner, its page, parameter, value, kind, the
+    reading or reason), and each thing a ruleset leaves open by it."""
+    rows: list[tuple[Any, ...]] = []
+    owners: list[tuple[str, Ruleset, str]] = [
         (rid, r, ruleset_page(rid)) for rid, r in site.rulesets.items()
     ]
-    sources += [(hid, r, house_rule_page(hid)) for hid, r in site.with_house_rule.items()]
-    for owner, ruleset, page in sources:
+    owners += [(hid, r, house_rule_page(hid)) for hid, r in site.with_house_rule.items()]
+    for owner, ruleset, page in owners:
         for setting in ruleset.settings.values():
-            if setting.origin != owner or setting.provenance.decision != decision:
-                continue
             prov = setting.provenance
-            rows.append(
-                [
-                    link(here, f"{page}#{param_anchor(setting.param)}", code(owner)),
-                    code(setting.param),
-                    f"**{short_md(setting.param, setting.value)}** {badge(prov.kind)}",
-                    esc(prov.reading or prov.why or ""),
-                ]
-            )
+            if setting.origin == owner and prov.decision == decision:
+                target = f"{page}#{param_anchor(setting.param)}"
+                why = prov.reading or prov.why or ""
+                rows.append((owner, target, setting.param, setting.value, prov.kind, why))
         if owner in site.rulesets:
             for item in ruleset.unresolved:
                 if item.decision == decision:
-                    rows.append(
-                        [
-                            link(here, page + "#unresolved", code(owner)),
-                            words()("reference.unresolved"),
-                            esc(item.topic),
-                            esc(item.why),
-                        ]
-                    )
+                    rows.append((owner, f"{page}#unresolved", "", item.topic, None, item.why))
     return rows
 
 
 def decisions_parts(site: Site) -> dict[str, str]:
     """The generated part of ``docs/reference/decisions.md``: every decision (U number) the
     spec or the fixtures rely on, titled from ``spec/decisions.yaml``, and where."""
-    out: list[str] = []
-    for decision in sorted(site.all_decisions):
-        title = site.decision_titles.get(decision, "")
-        heading = f"{decision} — {esc(title)}" if title else decision
-        out += [f"## {heading} {{#{decision_anchor(decision)}}}", ""]
-        rows = _decision_rows(site, decision)
-        if rows:
-            out += [table(_head("where", "rule", "value", "reading-or-reason"), rows), ""]
-        elif decision not in site.decisions:
-            out += [words()("reference.fixtures-only"), ""]
-        if site.suite is not None:
-            used = decision_fixtures(site.suite, decision, DECISIONS)
-            if used:
-                out += [used, "{: .fx-decision }", ""]
-    return {"decisions": "\n".join(out)}
+    used = site.suite.decisions() if site.suite is not None else {}
+    titles = {f.id: f.title for f in site.suite.fixtures} if site.suite is not None else {}
+    decisions = [
+        (d, site.decision_titles.get(d, ""), _decision_rows(site, d), used.get(d, []))
+        for d in sorted(site.all_decisions)
+    ]
+
+    def fixture_links(ids: list[str]) -> Markup:
+        return joined(html_link(fixture_page(i), html_code(i), titles[i]) for i in ids)
+
+    body = render(
+        "decisions.html", "en", decisions=decisions, own=site.decisions, fixture_links=fixture_links
+    )
+    return {"decisions": block(body)}

@@ -1,16 +1,18 @@
 """Which pages the site's search puts first, and which it leaves out.
 
-A player who types "Feuer" or "drei Asse" wants the rule, not one of the 270 fixture
-pages that set up a Feuer for an engine to get right, nor one of the 45 pair pages that
-repeat two rulesets' quotes side by side. The theme ranks by how well the words match,
-times a page's ``search: boost`` front matter, and skips a page whose front matter says
+A player who types "Feuer" or "drei Asse" wants the rule, not one of the 270 fixtures
+that set up a Feuer for an engine to get right, nor one of the 45 pair pages that repeat
+two rulesets' quotes side by side. The theme ranks by how well the words match, times a
+page's ``search: boost`` front matter, and skips a page whose front matter says
 ``search: exclude: true``. This module decides both for the generated pages, by path;
-a hand-written page under ``docs/`` says it in its own front matter.
+a hand-written page under ``docs/`` says it in its own front matter. The fixtures' pages
+leave the theme's index and get entries of their own, light ones
+(:func:`schwimmen.docsgen.fixturepages.search_entries`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
@@ -18,7 +20,6 @@ from typing import Any
 from schwimmen.docsgen.markup import (
     FIXTURES_INDEX,
     GLOSSARY,
-    fixture_page,
     pair_page,
     ruleset_page,
 )
@@ -41,22 +42,14 @@ class Rank:
 # page carries the same boost). House rules keep the default: boosted, their titles ("Feuer
 # costs the others two lives") beat the glossary's Feuer for the word alone.
 RULES = Rank(boost=4)
-# Tests for engines: still found by their ids and titles, but after any rule page.
-FIXTURES = Rank(boost=0.1)
 # The pairs repeat the rulesets' pages two by two; the grid of pairs leads to them.
 PAIRS = Rank(exclude=True)
-
-# A fixture page is found by its title and the first words of its text only: its sections
-# (the cards, the moves, each ruleset's case) were two thirds of each language's index.
-TITLE_ONLY = ("fixtures/*/*/",)
-TITLE_ONLY_TEXT = 120  # characters of the page's first text kept (its first sentence or so)
 
 _POLICY: tuple[tuple[str, Rank], ...] = (
     (ruleset_page("*"), RULES),
     (GLOSSARY, RULES),
     (pair_page("*", "*"), PAIRS),
     (FIXTURES_INDEX, Rank()),
-    (fixture_page("*"), FIXTURES),
 )
 
 
@@ -93,14 +86,12 @@ def split_index(index: Mapping[str, Any], languages: Sequence[str]) -> dict[str,
     every page: a German reader's "Feuer" then finds English pages first. Here the
     entries under ``de/`` become the German index (their locations relative to ``de/``,
     where the German pages look for it), the others the default language's. A page with
-    no German version is served in English under ``de/`` too; the plugin drops those
-    entries as copies of the English ones, so the German index takes them back from the
-    English entries, at the same locations, which lead to the page under ``de/``. Returns
-    the index for each folder: ``""`` for the root, ``"de"`` for German. The fixture
-    pages keep only their titles and first words (:func:`trimmed`).
+    no German version is found from the German pages too: the German index takes its
+    English entries, located from ``de/`` (``../fixtures/``), where the English page is.
+    Returns the index for each folder: ``""`` for the root, ``"de"`` for German.
     """
     config = dict(index.get("config", {}))
-    docs = trimmed(index.get("docs", []), languages)
+    docs = [dict(entry) for entry in index.get("docs", [])]
     prefixes = {language: f"{language}/" for language in languages}
 
     def language_of(entry: Mapping[str, Any]) -> str | None:
@@ -116,27 +107,13 @@ def split_index(index: Mapping[str, Any], languages: Sequence[str]) -> dict[str,
             if language_of(e) == language
         ]
         translated = {_page(str(e["location"])) for e in own}
-        fallback = [e for e in default if _page(str(e["location"])) not in translated]
+        up = "../" * prefix.count("/")
+        fallback = [
+            dict(e, location=up + str(e["location"]))
+            for e in default
+            if _page(str(e["location"])) not in translated
+        ]
         out[language] = {"config": config | {"lang": [language]}, "docs": own + fallback}
-    return out
-
-
-def trimmed(docs: Iterable[Mapping[str, Any]], languages: Sequence[str]) -> list[dict[str, Any]]:
-    """The index's entries with the pages of :data:`TITLE_ONLY` cut to their title and
-    first words (their sections left out), in every language's folder."""
-    out: list[dict[str, Any]] = []
-    for entry in docs:
-        location = str(entry.get("location", ""))
-        for language in languages:
-            location = location.removeprefix(f"{language}/")
-        page, _, section = location.partition("#")
-        if not any(fnmatchcase(page, pattern) for pattern in TITLE_ONLY):
-            out.append(dict(entry))
-        elif not section:
-            text = str(entry.get("text", ""))
-            if len(text) > TITLE_ONLY_TEXT:
-                text = text[:TITLE_ONLY_TEXT].rsplit(" ", 1)[0] + " …"
-            out.append(dict(entry, text=text))
     return out
 
 

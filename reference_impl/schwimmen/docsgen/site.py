@@ -35,6 +35,7 @@ from schwimmen.docsgen import (
     rulepages,
     searchrank,
     statistics,
+    tags,
     testguide,
 )
 from schwimmen.docsgen.context import Site, build_context
@@ -61,7 +62,6 @@ from schwimmen.docsgen.markup import (
     SCHEMA_REFERENCE,
     STATISTICS,
     conformance_doc,
-    fixture_page,
     house_rule_page,
     pair_page,
     ruleset_page,
@@ -112,6 +112,8 @@ class SiteInput:
     # the simulator's figures and the real examples on the guides (off for quick tests)
     simulate: bool = True
     examples: bool = True
+    # what the command line printed for the play guide (the hook runs it)
+    played: playguide.PlayedExamples | None = None
     # the comparison's words (spec/at-a-glance.yaml); None: read the shipped file
     glance: Glance | None = None
     # the hand calculator's tables (about twenty seconds: every hand of every ruleset)
@@ -122,12 +124,21 @@ class SiteInput:
 
 @dataclass(frozen=True)
 class SiteOutput:
+    """What the generator made: plain data (pages, navigation, the parts of the
+    hand-written pages in every language, search entries), so that the build can keep it
+    by the content it was made from (``docs/hooks.py``)."""
+
     pages: list[Page]
     nav: list[NavItem]
-    site: Site
-    suite: Suite | None = None
-    # generated parts for the hand-written pages in docs/ (see docsgen.inserts)
-    inserts: Mapping[str, Insert] = field(default_factory=dict)
+    # generated parts for the hand-written pages in docs/ (see docsgen.inserts): name →
+    # language → markdown
+    inserts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # entries of the search index for pages the theme does not index (the fixtures)
+    search: tuple[fixturepages.SearchEntry, ...] = ()
+
+    def insert(self, name: str) -> Insert:
+        """The part ``name`` as :func:`schwimmen.docsgen.inserts.fill` asks for it."""
+        return self.inserts[name].__getitem__
 
 
 class DocsBuildError(Exception):
@@ -174,6 +185,13 @@ def check_citations(bib: Bibliography, citations: Iterable[Citation]) -> list[st
         if problem:
             problems.append(f"„{citation.quote}“: {problem}")
     return problems
+
+
+def forget_data() -> None:
+    """Read the site's data files (the words, the glossary, the quotes) again when next
+    asked: ``mkdocs serve`` generates the site again in the same process after an edit."""
+    pagedata.forget()
+    tags.forget()
 
 
 def build_site(given: SiteInput) -> SiteOutput:
@@ -232,36 +250,25 @@ def build_site(given: SiteInput) -> SiteOutput:
         raise DocsBuildError(
             "the comparison's words do not fit the rulesets:\n" + "\n".join(map(str, wording))
         )
+    fits = {hid: site.fits(hid) for hid in site.house_rules}
     pages: list[Page] = []
-    for rid in site.rulesets:
-        for language in pagedata.LANGUAGES:
-            conformance = (
-                fixturepages.conformance_section(site, suite, rid, ruleset_page(rid), language)
-                if suite
-                else None
+    for language in pagedata.LANGUAGES:
+        pages += [
+            Page(
+                translation(ruleset_page(rid), language),
+                rulepages.ruleset_markdown(site, rid, fits, language),
             )
-            pages.append(
-                Page(
-                    translation(ruleset_page(rid), language),
-                    rulepages.ruleset_markdown(site, rid, conformance, language=language),
-                )
+            for rid in site.rulesets
+        ]
+        pages += [
+            Page(
+                translation(house_rule_page(hid), language),
+                rulepages.house_rule_markdown(
+                    site, hid, fits, given.house_rule_texts.get(hid), language
+                ),
             )
-    for hid, sf in site.house_rules.items():
-        text = given.house_rule_texts.get(hid)
-        for language in pagedata.LANGUAGES:
-            conformance = (
-                fixturepages.house_rule_conformance_section(
-                    site, suite, hid, str(sf.data["origin"]), house_rule_page(hid), language
-                )
-                if suite
-                else None
-            )
-            pages.append(
-                Page(
-                    translation(house_rule_page(hid), language),
-                    rulepages.house_rule_markdown(site, hid, text, conformance, language=language),
-                )
-            )
+            for hid in site.house_rules
+        ]
     pages += [
         Page(
             translation(pair_page(a, b), language),
@@ -271,11 +278,13 @@ def build_site(given: SiteInput) -> SiteOutput:
         for a, b in compare.pair_ids(site)
         for language in pagedata.LANGUAGES
     ]
+    search: list[fixturepages.SearchEntry] = []
     if suite is not None:
         pages += [
-            Page(fixture_page(f.id), fixturepages.fixture_markdown(site, suite, f), in_nav=False)
-            for f in suite.fixtures
+            Page(path, text, in_nav=False)
+            for path, text in fixturepages.area_pages(site, suite).items()
         ]
+        search = fixturepages.search_entries(suite.areas())
     pages += [
         Page(conformance_doc(name), conformance_doc_markdown(name, text))
         for name, text in given.conformance_docs.items()
@@ -314,12 +323,17 @@ def build_site(given: SiteInput) -> SiteOutput:
         glossary.glossary_inserts(),
         guides.guide_inserts(site, given.example_text, given.example),
         {
-            "provenance-legend": lambda language: rulepages.legend(RULESETS_INDEX, language),
+            "provenance-legend": lambda language: rulepages.legend(site, language),
             "rulesets-table": lambda language: rulepages.rulesets_table(site, language),
-            "house-rules-table": lambda language: rulepages.house_rules_table(site, language),
+            "house-rules-table": lambda language: rulepages.house_rules_table(site, fits, language),
         },
     ]
-    return SiteOutput(pages, navigation(site, given, suite), site, suite, merge_parts(parts))
+    nav = navigation(site, given, suite)
+    made = {
+        name: {language: part(language) for language in pagedata.LANGUAGES}
+        for name, part in merge_parts(parts).items()
+    }
+    return SiteOutput(pages, nav, made, tuple(search))
 
 
 def finder_inserts(questions: finder.Finder, site: Site) -> dict[str, Insert]:
@@ -432,13 +446,8 @@ def _testing_guide_parts(site: Site, suite: Suite | None, given: SiteInput) -> d
 
 
 def _play_guide_parts(site: Site, given: SiteInput) -> dict[str, str]:
-    transcript = simulated = None
-    game = given.example.base
-    ruleset = site.rulesets.get(game)
-    if given.examples and ruleset is not None:
-        transcript = playguide.play_transcript(ruleset)
-        simulated = playguide.simulate_output(ruleset)
-    return playguide.guide_parts(transcript, simulated, game)
+    played = given.played if given.examples else None
+    return playguide.guide_parts(played, given.example.base)
 
 
 def conformance_doc_markdown(name: str, text: str) -> str:

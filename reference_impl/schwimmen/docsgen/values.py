@@ -83,12 +83,12 @@ def card_points(values: Mapping[str, Any], language: str = "en") -> str:
     return ", ".join(parts)
 
 
-def short_md(param: str, value: Any, language: str = "en") -> str:
-    """The short value as markdown, with suit symbols where suits are listed."""
+def shown(param: str, value: Any, language: str = "en") -> str:
+    """The short value with suit symbols where suits are listed (plain text)."""
     text = short(param, value, language)
     if param in ("cards.suits", "comparison.suit_order") and value != "none":
-        return esc(suit_symbols(text))
-    return esc(text)
+        return suit_symbols(text)
+    return text
 
 
 def explanation(param: Parameter, value: Any, language: str = "en") -> str:
@@ -148,7 +148,3 @@ def value_classes(cells: list[Cell]) -> dict[str, int]:
         first.setdefault(key, i)
     order = sorted(counts, key=lambda k: (-counts[k], first[k]))
     return {k: i for i, k in enumerate(order)}
-
-
-def title_of(param: str) -> str:
-    return BY_PATH[param].title

@@ -1,0 +1,492 @@
+"""A conformance fixture in words: its moves, its position and its expected outcomes.
+
+The fixture files say what happens in the protocol's terms (``swap 9S 10H``,
+``end: {reason: maximum, by: P1}``); a reader wants "P1 swaps 9♠ for 10♥" and "the round
+ends after step 1: P1 shows the maximum". Each phrase is a label of ``spec/words.yaml``
+(``fixture.*``) in the page's language, filled with the fixture's seats, cards and numbers
+as HTML (:mod:`schwimmen.docsgen.tags`). The fixture pages and the disagreements page say
+the same moves with these functions; the templates decide where each phrase stands.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from schwimmen.conformance.fixtures import Fixture
+from schwimmen.docsgen.markup import LETTER_SUIT, SCHEMA_REFERENCE, param_anchor
+from schwimmen.docsgen.pagedata import words
+from schwimmen.docsgen.suite import kind_help
+from schwimmen.docsgen.tags import card, cards, code, joined, link, say, strong
+from schwimmen.docsgen.values import short
+from schwimmen.engine.rounds import EndReason
+from schwimmen.spec.parameters import BY_PATH, PARAMETERS
+from schwimmen.spec.present import points as points_text
+
+# The one-word actions; each is said by the label ``fixture.verb.<action>``.
+VERBS = frozenset(
+    {
+        "swap-all",
+        "pass",
+        "knock",
+        "keep",
+        "take-extra",
+        "show",
+        "decline",
+        "turn-up",
+        "draw-stock",
+        "draw-discard",
+    }
+)
+# Why a round ended (the ``reason`` of an expected end), each said by ``fixture.reason.<it>``.
+REASONS = frozenset(reason.value for reason in EndReason)
+# The kinds of hand an expected value names, each said by ``fixture.hand.<it>``.
+HANDS = frozenset({"suit", "triple", "fixed", "feuer", "feuer-light"})
+# Each pile of a position: its key in the setup and the label of its note (none: no note).
+PILES = (
+    ("middle", None),
+    ("extra", "fixture.pile.extra.note"),
+    ("stock", "fixture.pile.top-first"),
+    ("discard", "fixture.pile.bottom-first"),
+    ("deck", "fixture.pile.deck.note"),
+)
+
+
+def kind_badge(kind: str, language: str = "en") -> Markup:
+    """A fixture kind's badge: its id on English pages (the word the fixture files use),
+    the kind's name in another language."""
+    tip = kind_help(kind, language) or kind
+    key = f"fixture-kind.{kind}.one"
+    shown = kind if language == "en" or key not in words().labels else say(key, language)
+    return Markup('<span class="fxkind fxkind-{}" title="{}">{}</span>').format(kind, tip, shown)
+
+
+def one_or_many(n: int) -> str:
+    return "one" if n == 1 else "many"
+
+
+def seat_key(seat: str) -> int:
+    return int(seat[1:]) if seat[1:].isdigit() else 0
+
+
+def by_seat(mapping: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    return sorted(((str(k), v) for k, v in mapping.items()), key=lambda x: seat_key(x[0]))
+
+
+def seats_of(fixture: Fixture) -> list[str]:
+    return [f"P{i}" for i in range(1, int(fixture.setup.get("seats", 0)) + 1)]
+
+
+def dealer_of(fixture: Fixture) -> str:
+    seats = seats_of(fixture)
+    return str(fixture.setup.get("dealer", seats[-1] if seats else "P1"))
+
+
+def step_pairs(fixture: Fixture) -> list[tuple[str, str]]:
+    out = []
+    for step in fixture.setup.get("steps", ()):
+        for seat, act in dict(step).items():
+            out.append((str(seat), str(act)))
+    return out
+
+
+# ----------------------------------------------------------------------------- moves
+
+
+def _card_group(token: str) -> Markup:
+    return Markup("").join(card(t) for t in token.split("+"))
+
+
+def action(text: str, language: str = "en") -> Markup:
+    """An action in words with its cards drawn, followed by its canonical text; an
+    action that is not well formed (some fixtures test the refusal) as its text only."""
+    tokens = str(text).split()
+    knock = len(tokens) > 1 and tokens[-1] == "knock"
+    core = tokens[:-1] if knock else tokens
+    phrase: Markup | None = None
+    if len(core) == 3 and core[0] == "swap":
+        phrase = say(
+            "fixture.verb.swap", language, give=_card_group(core[1]), take=_card_group(core[2])
+        )
+    elif len(core) == 2 and core[0] == "discard":
+        phrase = say("fixture.verb.discard", language, cards=_card_group(core[1]))
+    elif len(core) == 1 and core[0] in VERBS:
+        phrase = say(f"fixture.verb.{core[0]}", language)
+    if phrase is None:
+        return code(text)
+    if knock:
+        phrase = say("fixture.verb.then-knocks", language, action=phrase)
+    return Markup('{} <span class="canon">{}</span>').format(phrase, code(text))
+
+
+def step(seat: str, act: str, language: str = "en") -> Markup:
+    """One step of a fixture: a seat's action, or the table's (``FIXTURES.md``)."""
+    if seat == "table":
+        said = say("fixture.step.table", language)
+        return Markup('{} <span class="canon">{}</span>').format(said, code(act))
+    return Markup("{} {}").format(strong(seat), action(act, language))
+
+
+def _step_what(steps: Sequence[tuple[str, str]], n: int) -> Markup:
+    """`` (P2: swap QC 7H)`` for step ``n`` when the fixture has it, else nothing."""
+    if 0 < n <= len(steps):
+        return Markup(" ({}: {})").format(steps[n - 1][0], code(steps[n - 1][1]))
+    return Markup("")
+
+
+# ----------------------------------------------------------------------------- position
+
+
+@dataclass(frozen=True)
+class Position:
+    """A fixture's position for the page: a sentence of facts, a row per seat (seat,
+    cards, notes) and the piles (label, note, cards)."""
+
+    facts: Markup
+    rows: tuple[tuple[Markup, Markup, Markup], ...]
+    hands: bool
+    piles: tuple[tuple[Markup, Markup | None, Markup], ...]
+
+
+def position(fixture: Fixture, language: str = "en") -> Position:
+    """The cards as dealt (or the stacked pack), with who deals and the match so far."""
+    setup = fixture.setup
+    seats = seats_of(fixture)
+    dealer = dealer_of(fixture)
+    hands: Mapping[str, Sequence[str]] = setup.get("hands", {})
+    if fixture.kind == "setup" and not hands and "deck" not in setup:
+        return Position(say("fixture.position.table-only", language, n=len(seats)), (), False, ())
+    lives = setup.get("lives")
+    eliminated = {str(s) for s in setup.get("eliminated", ())}
+    reached: Mapping[str, Any] = setup.get("reached", {})
+    knocker = setup.get("knocker")
+    facts = [say("fixture.position.dealer", language, n=len(seats), dealer=strong(dealer))]
+    if isinstance(lives, int):
+        facts.append(say(f"fixture.position.lives.{one_or_many(lives)}", language, n=lives))
+    if knocker:
+        facts.append(say("fixture.has-knocked", language, seat=strong(knocker)))
+    if setup.get("points"):
+        facts.append(
+            say("fixture.position.match-points", language, points=_per_seat(setup["points"]))
+        )
+    rows = []
+    if hands or eliminated or isinstance(lives, Mapping):
+        for seat in seats:
+            notes = []
+            if seat == dealer:
+                notes.append(say("fixture.seat.deals", language))
+            if seat in eliminated:
+                notes.append(say("fixture.seat.out", language))
+            if isinstance(lives, Mapping) and seat in lives:
+                left = lives[seat]
+                notes.append(say(f"fixture.seat.lives.{one_or_many(left)}", language, n=left))
+            if seat == knocker:
+                notes.append(say("fixture.seat.knocked", language))
+            if seat in reached:
+                notes.append(
+                    say("fixture.seat.as-dealt", language)
+                    if reached[seat] == 0
+                    else say("fixture.seat.changed-at", language, n=reached[seat])
+                )
+            shown = cards(hands[seat]) if seat in hands else Markup("—")
+            rows.append((strong(seat), shown, joined(notes)))
+    piles: list[tuple[Markup, Markup | None, Markup]] = []
+    for key, note in PILES:
+        if key in setup:
+            said = say(note, language) if note else None
+            piles.append((say(f"fixture.pile.{key}.title", language), said, cards(setup[key])))
+    top_first = say("fixture.pile.top-first", language)
+    for n, pack in enumerate(setup.get("decks", ()), start=2):
+        piles.append((say("fixture.pile.round-pack", language, n=n), top_first, cards(pack)))
+    for n, deal in enumerate(setup.get("deals", ()), start=2):
+        dealt = [Markup("{} {}").format(strong(s), cards(c)) for s, c in by_seat(deal["hands"])]
+        dealt += [
+            Markup("{} {}").format(say(f"fixture.pile.{key}", language), cards(deal[key]))
+            for key, _ in PILES
+            if key in deal
+        ]
+        label = say("fixture.pile.round-dealt", language, n=n)
+        piles.append((label, None, joined(dealt, "; ")))
+    sentence = Markup("{}.").format(joined(facts, "; "))
+    return Position(sentence, tuple(rows), bool(hands), tuple(piles))
+
+
+def _per_seat(values: Any) -> Markup:
+    """``P1 2, P2 1`` for a mapping of seats; the value as it is otherwise."""
+    if isinstance(values, Mapping):
+        return joined((Markup("{} {}").format(strong(s), n) for s, n in by_seat(values)))
+    return escape(str(values))
+
+
+# ----------------------------------------------------------------------------- predicates
+
+
+def _value_words(param: str, value: Any) -> Markup:
+    """One allowed value in words, with the registry's meaning as its tooltip."""
+    spec = BY_PATH.get(param)
+    meaning = (
+        spec.choices.get(value, "") if spec and spec.choices and isinstance(value, str) else ""
+    )
+    if meaning:
+        return Markup('<code title="{}">{}</code>').format(meaning, short(param, value))
+    return code(short(param, value))
+
+
+def predicate(param: str, values: Any, language: str = "en") -> Markup:
+    """``turns.passing: [free]`` → "Passing (schieben) is ``free``", the rule linked."""
+    spec = BY_PATH.get(param)
+    name = link(f"{SCHEMA_REFERENCE}#{param_anchor(param)}", spec.title) if spec else code(param)
+    either = Markup(" {} ").format(say("fixture.where.or", language))
+    if isinstance(values, Mapping):
+        listed = either.join(_value_words(param, v) for v in values.get("not", ()))
+        return say("fixture.where.is-not", language, name=name, values=listed)
+    shown = [_value_words(param, v) for v in values]
+    if len(shown) > 1:
+        shown = [Markup(", ").join(shown[:-1]), shown[-1]]
+    return say("fixture.where.is", language, name=name, values=either.join(shown))
+
+
+def dimensions(matrix: str) -> Markup:
+    """The rules-matrix dimensions a fixture touches, with the parameters they name."""
+    dims = {d.strip().rstrip(".") for d in matrix.split(",") if d.strip()}
+    params = [p for p in PARAMETERS if {d.strip() for d in p.matrix.split(",")} & dims]
+    listed = ", ".join(sorted(dims, key=lambda d: [int(x) for x in d.split(".") if x.isdigit()]))
+    if not params:
+        return escape(listed)
+    links = joined(link(f"{SCHEMA_REFERENCE}#{param_anchor(p.path)}", code(p.path)) for p in params)
+    return Markup("{}: {}").format(listed, links)
+
+
+# ----------------------------------------------------------------------------- outcomes
+
+
+def _points(value: Any, language: str) -> Markup:
+    if value is None:
+        return say("fixture.no-number", language)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return escape(points_text(value))
+    return escape(str(value))
+
+
+def losses(lost: Mapping[str, Any], language: str = "en") -> Markup:
+    named = [(s, n) for s, n in by_seat(lost) if n]
+    if not named:
+        return say("fixture.loss.none", language)
+    parts = [say(f"fixture.loss.{one_or_many(n)}", language, seat=strong(s), n=n) for s, n in named]
+    return say("fixture.loss.nobody-else", language, losses=joined(parts))
+
+
+def value(worth: Mapping[str, Any], language: str = "en") -> Markup:
+    """One hand's expected worth in words: ``21 in ♥``, ``30½, a triple``, ``Feuer``."""
+    parts = []
+    if "points" in worth:
+        parts.append(strong(_points(worth["points"], language)))
+    hand, suit = worth.get("hand"), worth.get("suit")
+    if hand == "suit" or (hand is None and suit):
+        parts.append(
+            say("fixture.hand.in-suit", language, suit=LETTER_SUIT[str(suit)])
+            if suit and str(suit) in LETTER_SUIT
+            else say("fixture.hand.suit", language)
+        )
+    elif hand:
+        parts.append(
+            say(f"fixture.hand.{hand}", language) if str(hand) in HANDS else escape(str(hand))
+        )
+    if worth.get("maximum") is True:
+        parts.append(say("fixture.hand.maximum", language))
+    return Markup(" ").join(parts[:1]) + (Markup(", ") + joined(parts[1:]) if parts[1:] else "")
+
+
+def values_table(
+    values: Mapping[str, Any], hands: Mapping[str, Sequence[str]], language: str = "en"
+) -> tuple[list[Markup], list[list[Markup]]]:
+    """The head and rows of the table of expected hand values (empty columns left out)."""
+    rows = []
+    for seat, worth in by_seat(values):
+        flag = worth.get("maximum")
+        maximum = Markup("")
+        if "maximum" in worth and flag in (True, False):
+            maximum = say("fixture.yes" if flag else "fixture.no", language)
+        rows.append(
+            [
+                strong(seat),
+                cards(hands[seat]) if seat in hands else Markup(""),
+                _points(worth["points"], language) if "points" in worth else Markup(""),
+                escape(str(worth.get("hand", ""))),
+                escape(LETTER_SUIT.get(str(worth.get("suit")), "—")) if "suit" in worth else "",
+                maximum,
+            ]
+        )
+    head = [
+        say(f"fixture.head.{h}", language) if h != "hand" or hands else Markup("")
+        for h in ("seat", "hand", "points", "kind", "suit", "maximum")
+    ]
+    keep = [i for i in range(len(head)) if i == 0 or any(row[i] for row in rows)]
+    return [head[i] for i in keep], [[escape(row[i]) for i in keep] for row in rows]
+
+
+def _capital(text: Markup) -> Markup:
+    return Markup(text[:1].upper() + text[1:])
+
+
+def round_end(r: Mapping[str, Any], steps: Sequence[tuple[str, str]], language: str) -> Markup:
+    """One ended round in words: when, why, who knocked, who loses."""
+    if r.get("at_deal") is True or r.get("after_step") == 0:
+        text = say("fixture.round.ends-at-deal", language)
+    elif "after_step" in r:
+        n = int(r["after_step"])
+        text = say("fixture.round.ends-after-step", language, n=n, step=_step_what(steps, n))
+    elif r.get("at_deal") is False:
+        text = say("fixture.round.ends-during-play", language)
+    else:
+        text = say("fixture.round.ends", language)
+    by = strong(r["by"]) if r.get("by") else say("fixture.round.a-player", language)
+    if "reason" in r:
+        reason = str(r["reason"])
+        clause = (
+            say(f"fixture.reason.{reason}", language, by=by)
+            if reason in REASONS
+            else say("fixture.reason.other", language, reason=code(reason))
+        )
+        text += Markup(": ") + clause
+    elif r.get("by"):
+        text += Markup(", ") + say("fixture.round.closed-by", language, by=by)
+    if "knocker" in r:
+        text += Markup("; ") + (
+            say("fixture.round.nobody-knocked", language)
+            if r["knocker"] is None
+            else say("fixture.round.knocked", language, seat=strong(r["knocker"]))
+        )
+    text += "."
+    if "losses" in r:
+        text += Markup(" {}.").format(_capital(losses(r["losses"], language)))
+    if "lives_lost" in r:
+        taken = [Markup("{} {}").format(strong(s), n) for s, n in by_seat(r["lives_lost"]) if n]
+        lives = joined(taken) if taken else say("fixture.none", language)
+        text += Markup(" ") + say("fixture.round.lives-taken", language, lives=lives)
+    if "values" in r:
+        worth = joined(
+            (
+                Markup("{} {}").format(strong(s), value(v, language))
+                for s, v in by_seat(r["values"])
+            ),
+            "; ",
+        )
+        text += Markup(" ") + say("fixture.round.values", language, values=worth)
+    if "hands" in r:
+        shown = joined(
+            (Markup("{} {}").format(strong(s), cards(c)) for s, c in by_seat(r["hands"])), "; "
+        )
+        text += Markup(" ") + say("fixture.round.cards", language, cards=shown)
+    return text
+
+
+def expectations(
+    fixture: Fixture, expect: Mapping[str, Any], *, inline: bool = False, language: str = "en"
+) -> list[Markup]:
+    """The expected outcome as a list of sentences; ``inline`` for a state after a step,
+    whose hand values are written out (no table follows them)."""
+    steps = step_pairs(fixture)
+    lines: list[Markup] = []
+    for key, given in expect.items():
+        lines += _expectation(fixture, steps, key, given, inline, language)
+    return lines
+
+
+def _expectation(
+    fixture: Fixture,
+    steps: Sequence[tuple[str, str]],
+    key: str,
+    given: Any,
+    inline: bool,
+    language: str,
+) -> list[Markup]:
+    """The sentences one key of an expectation (``end``, ``lives``, ...) makes."""
+
+    def said(label: str, **fields: object) -> list[Markup]:
+        return [say(f"fixture.expect.{label}", language, **fields)]
+
+    if key == "after_step":
+        out = []
+        for n, state in sorted(given.items(), key=lambda x: int(x[0])):
+            parts = expectations(fixture, state, inline=True, language=language)
+            state_text = Markup(" ").join(p if p.endswith(".") else p + "." for p in parts)
+            out += said("after-step", n=int(n), state=state_text)
+        return out
+    if key == "end":
+        return [round_end(given, steps, language)]
+    if key == "rounds":
+        out = [
+            say("fixture.expect.round", language, n=i, round=round_end(r, steps, language))
+            for i, r in enumerate(given, 1)
+        ]
+        return out or said("no-round-ends")
+    if key == "round_over":
+        return said("no-round-yet" if given is False else "round-ended")
+    if key == "values" and inline:
+        none = say("fixture.hand.no-value", language)
+        worth = joined(
+            (
+                Markup("{} {}").format(strong(s), value(v, language) if v is not None else none)
+                for s, v in by_seat(given)
+            ),
+            "; ",
+        )
+        return said("worth", values=worth)
+    if key == "values":
+        return said("worth-below")
+    if key == "losses":
+        return [Markup("{}.").format(_capital(losses(given, language)))]
+    if key == "steps":
+        out = []
+        for n, verdict in sorted(given.items(), key=lambda x: int(x[0])):
+            what = _step_what(steps, int(n))
+            if isinstance(verdict, Mapping) and "rejected" in verdict:
+                reason = code(str(verdict["rejected"]))
+                out += said("refused", n=int(n), step=what, reason=reason)
+            else:
+                out += said("accepted", n=int(n), step=what)
+        return out + said("others-accepted")
+    if key == "to_move":
+        return said("to-move", seat=strong(given)) if given else said("nobody-to-move")
+    if key == "phase":
+        return said("phase", phase=code(str(given)))
+    if key == "middle":
+        return said("middle-down") if given is None else said("middle", cards=cards(given))
+    if key == "hands":
+        shown = joined(
+            (Markup("{} {}").format(strong(s), cards(c)) for s, c in by_seat(given)), "; "
+        )
+        return said("hands", hands=shown)
+    if key == "knocker":
+        if given is None:
+            return said("nobody-knocked")
+        return [say("fixture.has-knocked", language, seat=strong(given)) + "."]
+    if key == "dealer":
+        return said("deals", seat=strong(given))
+    if key in ("legal_includes", "legal_excludes"):
+        acts = joined(code(str(a)) for a in given)
+        return said("may-play" if key == "legal_includes" else "may-not-play", actions=acts)
+    if key == "lives":
+        return said("lives", lives=_per_seat(given))
+    if key in ("swimming", "eliminated", "winners"):
+        label = {"swimming": "swimming", "eliminated": "out", "winners": "winners"}[key]
+        return said(label, seats=_seat_list(given, language))
+    if key == "match_over":
+        return said("match-over" if given else "match-not-over")
+    if key == "points":
+        return said("points", points=_per_seat(given))
+    if key == "accepted":
+        return said("allowed" if given else "not-allowed")
+    if key == "pack":
+        return said("pack", n=given)
+    return [Markup("{}: {}").format(code(key), code(json.dumps(given, ensure_ascii=False)))]
+
+
+def _seat_list(seats: Sequence[Any], language: str) -> Markup:
+    items = sorted((str(s) for s in seats), key=seat_key)
+    return joined(strong(s) for s in items) if items else say("fixture.nobody", language)

@@ -1,0 +1,83 @@
+"""The page layouts: Jinja templates beside this module (``templates/``).
+
+A template lays out what the loader, the fixtures and the engine export; the words come
+from ``spec/words.yaml`` (``say``) and the small pieces (cards, links) from
+:mod:`schwimmen.docsgen.tags`. Templates write HTML (escaped by Jinja), which the page
+carries past Markdown as a block (:mod:`schwimmen.docsgen.blocks`).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache, partial
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from schwimmen.docsgen import markup, tags
+from schwimmen.docsgen.context import kind_counts
+from schwimmen.docsgen.pagedata import words
+from schwimmen.docsgen.values import shown
+from schwimmen.spec.model import ProvenanceKind
+from schwimmen.spec.parameters import BY_PATH, SUIT_NAMES_DE
+
+FOLDER = Path(__file__).resolve().parent / "templates"
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(FOLDER),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=StrictUndefined,
+    )
+    env.globals.update(
+        card=tags.card,
+        cards=tags.cards,
+        code=tags.code,
+        fill=tags.fill,
+        pair_page=markup.pair_page,
+        link=tags.link,
+        name_link=tags.name_link,
+        reference=tags.reference,
+        with_references=tags.with_references,
+        with_sources=tags.with_sources,
+        source=tags.source,
+        strong=tags.strong,
+        fixture_page=markup.fixture_page,
+        house_rule_page=markup.house_rule_page,
+        ruleset_page=markup.ruleset_page,
+        anchor=markup.param_anchor,
+        schema=markup.SCHEMA_REFERENCE,
+        symbols=markup.KIND_SYMBOL,
+        kinds=list(ProvenanceKind),
+        kind_counts=kind_counts,
+        parameter=BY_PATH.__getitem__,
+        value_text=shown,
+        suit_symbol=markup.LETTER_SUIT.__getitem__,
+        suit_name=SUIT_NAMES_DE.__getitem__,
+    )
+    return env
+
+
+def render(name: str, language: str, **data: Any) -> str:
+    """The template ``name`` filled with ``data``, its words in ``language``."""
+    template = environment().get_template(name)
+    say = partial(tags.say, language=language)
+    return plain_quotes(template.render(say=say, language=language, w=words(), **data))
+
+
+_TAG = re.compile(r"(<[^>]*>)")
+
+
+def plain_quotes(html: str) -> str:
+    """``html`` with the quotation marks of its text as they are (Jinja escapes them as
+    ``&#34;`` and ``&#39;``, which a text needs no more than Markdown writes them); inside
+    tags, where an attribute's value may need them escaped, nothing changes."""
+    parts = _TAG.split(html)
+    for i in range(0, len(parts), 2):
+        parts[i] = parts[i].replace("&#34;", '"').replace("&#39;", "'")
+    return "".join(parts)
