@@ -315,6 +315,7 @@ class Memo:
     idle: dict[tuple[str, int], bool] = field(default_factory=dict)
     replays: dict[tuple[str, str], bool | None] = field(default_factory=dict)
     fits: dict[tuple[str, tuple[Any, ...]], bool] = field(default_factory=dict)
+    reference: dict[tuple[str, str], Mapping[str, Any] | None] = field(default_factory=dict)
 
 
 class Search:
@@ -364,6 +365,7 @@ class Search:
         self._verdicts = memo.verdicts
         self._mutants: dict[Delta, Ruleset | SpecErrors] = {}
         self._replays = memo.replays
+        self._reference = memo.reference
         self._scored: dict[Delta, Scored | None] = {}
         passed = frozenset(fid for fid, o in self.observed.items() if o.passed)
         failed = frozenset(self.observed) - passed
@@ -906,15 +908,24 @@ class Search:
             self._replays[memo] = self._as_engine(seen, ruleset)
         return self._replays[memo]
 
-    def _as_engine(self, seen: Observed, ruleset: Ruleset) -> bool | None:
+    def reference(self, fixture: Fixture, ruleset: Ruleset) -> Mapping[str, Any] | None:
+        """The reference's answer to ``fixture``'s position under ``ruleset`` (None: it
+        cannot play it), worked out once per position and ruleset values for every
+        search on the same memo (the replays, the claims' checks, the differences)."""
         from schwimmen.engine.adapter import run_case
 
+        memo = (fixture.id, key(ruleset.values()))
+        if memo not in self._reference:
+            try:
+                self._reference[memo] = run_case(fixture.request(ruleset))
+            except Exception:  # the reference cannot play it: no evidence
+                self._reference[memo] = None
+        return self._reference[memo]
+
+    def _as_engine(self, seen: Observed, ruleset: Ruleset) -> bool | None:
         fixture = seen.fixture
-        try:
-            theirs = run_case(fixture.request(ruleset))
-        except Exception:  # the reference cannot play it: no evidence
-            return None
-        if theirs.get("status") != "ok":
+        theirs = self.reference(fixture, ruleset)
+        if theirs is None or theirs.get("status") != "ok":
             return None
         mine = {"status": "ok", "outcome": seen.outcome}
         for case in fixture.cases:
@@ -960,12 +971,9 @@ class Search:
         return tuple(out)
 
     def _replayed_difference(self, seen: Observed, ruleset: Ruleset) -> Difference | None:
-        from schwimmen.engine.adapter import run_case
-
         fixture = seen.fixture
-        try:
-            theirs = run_case(fixture.request(ruleset))
-        except Exception:  # the reference cannot play it
+        theirs = self.reference(fixture, ruleset)
+        if theirs is None:
             return None
         mine = {"status": "ok", "outcome": seen.outcome}
         for case in fixture.cases:
@@ -1029,7 +1037,6 @@ class Search:
         maximum`` when the engine accepts a knock on 25 elsewhere). A fixture the suite
         only lacks a case for, where the reference with the changes answers as the
         engine did, is no evidence either way."""
-        from schwimmen.engine.adapter import run_case
 
         hidden = without.agree - final.agree - final.disagree
         out = set()
@@ -1040,9 +1047,8 @@ class Search:
             case = fixture.applicable_case(without.ruleset)
             if case is None or fixture.fits(final.ruleset) is not None:
                 continue
-            try:
-                answer = run_case(fixture.request(final.ruleset))
-            except Exception:  # the reference cannot play it: no evidence
+            answer = self.reference(fixture, final.ruleset)
+            if answer is None:
                 continue
             verdict = judge(fixture, case, without.ruleset, answer, self.not_reported)
             if verdict.status is Status.FAILED:
