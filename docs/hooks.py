@@ -27,9 +27,12 @@ import re
 import sys
 import zlib
 from collections.abc import Iterator
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import jinja2
+import jinja2.bccache
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
@@ -61,7 +64,14 @@ from schwimmen.docsgen.glance import load_glance  # noqa: E402
 from schwimmen.docsgen.inserts import fill  # noqa: E402
 from schwimmen.docsgen.inserts import markers as _markers  # noqa: E402
 from schwimmen.docsgen.markup import ADAPTER_EXAMPLE, CONFORMANCE_DOCS  # noqa: E402
-from schwimmen.docsgen.memo import digest, kept, package, remembered  # noqa: E402
+from schwimmen.docsgen.memo import (  # noqa: E402
+    code,
+    digest,
+    kept,
+    package,
+    remembered,
+    settings_of,
+)
 from schwimmen.docsgen.playguide import PlayedExamples  # noqa: E402
 from schwimmen.docsgen.rebuild import (  # noqa: E402
     Built,
@@ -84,6 +94,7 @@ from schwimmen.spec.decisions import load_decisions  # noqa: E402
 from schwimmen.spec.disagreements import load_disagreements  # noqa: E402
 from schwimmen.spec.errors import SpecErrors  # noqa: E402
 from schwimmen.spec.loader import Catalog  # noqa: E402
+from schwimmen.spec.model import Ruleset  # noqa: E402
 
 EXAMPLE = Path("examples") / "house-rule-example.yaml"
 SEARCH_INDEX = Path("search") / "search_index.json"
@@ -100,9 +111,7 @@ def _gather(config: MkDocsConfig) -> SiteInput:
     catalog = Catalog.load()
     for notice in catalog.notices:
         log.info(str(notice))
-    # Resolving a file path registers the file in the catalog, so the example is resolved
-    # on a scratch catalog and never shows up among the spec's house rules.
-    example = resolve_example(Catalog.load(), example_path)
+    example = resolve_example(catalog, example_path)
     disagreements, data_problems = load_disagreements(bibliography=catalog.bibliography)
     decisions, more = load_decisions()
     data_problems += more
@@ -173,10 +182,24 @@ def _gather(config: MkDocsConfig) -> SiteInput:
 def _played(catalog: Catalog, game: str) -> PlayedExamples | None:
     """The command line's own output for the play guide: the first round of a scripted
     game of ``schwimmen play`` and the table of ``schwimmen simulate``, both in the
-    ruleset of the guide's example (the generator imports no command-line code)."""
+    ruleset of the guide's example (the generator imports no command-line code); from
+    the build cache while the ruleset's values and the code that plays and prints are as
+    they were."""
     if game not in catalog.rulesets:
         return None
     ruleset = catalog.resolve(game)
+
+    def inputs() -> Iterator[tuple[str, bytes]]:
+        yield "settings", settings_of(ruleset)
+        yield "rich", metadata.version("rich").encode()
+        commands = sorted((Path(playguide.__file__).parent.parent / "cli").glob("*.py"))
+        yield from code("docsgen/playguide", *(f"cli/{path.stem}" for path in commands))
+
+    return kept(f"played-{game}", inputs, lambda: _play(ruleset, game), PlayedExamples)
+
+
+def _play(ruleset: Ruleset, game: str) -> PlayedExamples:
+    """The scripted game and the simulation of :func:`_played`, run."""
     buffer = io.StringIO()
     console = Console(file=buffer, width=78, color_system=None, force_terminal=False)
     answers: Iterator[str] = iter(playguide.GAME_ANSWERS)
@@ -256,8 +279,13 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     it takes the pages generated last time in this process instead of generating them
     again (:func:`schwimmen.docsgen.memo.remembered`)."""
     if not _building_another_language(config):
+        # ``mkdocs serve`` generates the site itself at its start, rather than take it from
+        # the cache folder: what generating leaves in this process (the pages of the areas,
+        # the suite's plan, the engine's answers) makes its reloads after an edit of the
+        # spec generate only what the edit changed.
+        make = _generate if _SERVING.get("command") == "serve" else _kept
         try:
-            output = remembered("site", _inputs_digest(config), lambda: _kept(config))
+            output = remembered("site", _inputs_digest(config), lambda: make(config))
         except DocsBuildError as exc:
             raise PluginError(f"schwimmen docs: {exc}") from None
         _state["output"] = output
@@ -604,8 +632,11 @@ def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
     """A page ``--dirty`` left as it was (:func:`_fingerprint_pages`) was not read: give it
     what the pages that are built again show or check of it, as its last build left it
     (its title in their navigation, its anchors and its links for the check of anchors,
-    its search entries), and note the order of the pages for the search index."""
+    its search entries), and note the order of the pages for the search index. The
+    theme's templates are compiled once per process (:class:`_Compiled`)."""
+    env.bytecode_cache = _COMPILED
     search = _search_index(config)
+    by_path = {file.src_uri: file for file in files}
     for file in files.documentation_pages():
         page = file.page
         if page is None:
@@ -618,13 +649,32 @@ def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
         page.present_anchor_ids = set(built.anchors)
         page.links_to_anchors = {}
         for target, anchor, original in built.links:
-            to = files.get_file_from_path(target)
+            to = by_path.get(target)
             if to is not None:
                 page.links_to_anchors.setdefault(to, {})[anchor] = original
         if search is not None:
             search.entries.extend(dict(e) for e in built.entries)
         _state["pending"][file.dest_uri] = built
     return env
+
+
+class _Compiled(jinja2.BytecodeCache):
+    """The theme's templates compiled once per process: MkDocs makes a new template
+    environment for every build (two per reload, one per language), which compiled the
+    same templates again each time (Jinja names each by its source's checksum)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.kept:
+            bucket.bytecode_from_string(self.kept[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.kept[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED = _Compiled()
 
 
 def _remember(page: Page) -> None:
@@ -690,6 +740,14 @@ _ENTRIES: dict[str, tuple[dict[str, Any], ...]] = {}
 
 def _toc(toc: Any) -> list[Any]:
     return [[item.title, item.id, item.url, item.level, _toc(item.children)] for item in toc]
+
+
+_SERVING: dict[str, str] = {}
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    """Note which command runs the builds (see :func:`on_config`)."""
+    _SERVING["command"] = command
 
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:

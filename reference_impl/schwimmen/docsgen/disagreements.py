@@ -30,7 +30,8 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
 )
 from schwimmen.docsgen.outcome_text import outcome_lines
-from schwimmen.docsgen.outcomes import Answer, Engine, Group, answers, grouped
+from schwimmen.docsgen.outcomes import Answer, Engine, Group, grouped
+from schwimmen.docsgen.outcomes import answer as engine_answer
 from schwimmen.docsgen.suite import Suite, house_rule_of
 from schwimmen.docsgen.tags import cards, code, fill, joined, link, reference, strong
 from schwimmen.docsgen.templates import render
@@ -91,8 +92,10 @@ def compute(
 def _answers(
     fixture: Fixture, rulesets: Sequence[Ruleset], engine: Engine, settings: bytes
 ) -> tuple[list[Answer], list[str]]:
-    """:func:`answers`, from the build cache while the fixture, the rulesets' values and
-    the code that plays and cuts the answers are as they were."""
+    """The engine's answers under each ruleset, from the build cache while the fixture,
+    the rulesets' values and the code that plays and cuts the answers are as they were.
+    Answers found there are remembered in this process one by one as well, so that a
+    later edit of one ruleset asks the engine again under that ruleset only."""
 
     def inputs() -> Iterator[tuple[str, bytes]]:
         yield "fixture", json.dumps(fixture.doc.data, sort_keys=True, default=str).encode()
@@ -100,11 +103,33 @@ def _answers(
         yield from memo.code("docsgen/outcomes", "conformance/compare", "conformance/fixtures")
 
     def run() -> tuple[list[Answer], list[str]]:
-        return answers(fixture, rulesets, engine)
+        found = [_answer(fixture, r, engine) for r in rulesets]
+        return [a for a, _ in found], [p for _, p in found if p is not None]
 
     kind = "answers-" + fixture.id.replace("/", "--")
     found, wrong = memo.kept(kind, inputs, run, tuple)
+    if not wrong:
+        for ruleset, got in zip(rulesets, found, strict=True):
+            key = (id(fixture), ruleset.id, memo.settings_of(ruleset))
+            _ANSWERS.setdefault(key, (fixture, got, None))
     return list(found), list(wrong)
+
+
+# (fixture, ruleset id, ruleset's values) -> the engine's answer: ``mkdocs serve`` asks
+# again after each edit of the spec, which changes a ruleset or two at most.
+_ANSWERS: dict[tuple[int, str, bytes], tuple[Fixture, Answer, str | None]] = {}
+
+
+def _answer(fixture: Fixture, ruleset: Ruleset, engine: Engine) -> tuple[Answer, str | None]:
+    """:func:`schwimmen.docsgen.outcomes.answer`, remembered in this process by the
+    fixture (the loader's object) and the ruleset's id and values."""
+    key = (id(fixture), ruleset.id, memo.settings_of(ruleset))
+    found = _ANSWERS.get(key)
+    if found is None or found[0] is not fixture:
+        if len(_ANSWERS) > 100_000:
+            _ANSWERS.clear()
+        found = _ANSWERS[key] = (fixture, *engine_answer(fixture, ruleset, engine))
+    return found[1], found[2]
 
 
 def _ordered(groups: Sequence[Group]) -> list[Group]:

@@ -75,39 +75,39 @@ def answers(
 ) -> tuple[list[Answer], list[str]]:
     """The engine's answer under each ruleset, and the problems found: a pinned ruleset
     whose answer differs from the fixture's case."""
-    out: list[Answer] = []
-    problems: list[str] = []
+    found = [answer(fixture, ruleset, engine) for ruleset in rulesets]
+    return [a for a, _ in found], [p for _, p in found if p is not None]
+
+
+def answer(fixture: Fixture, ruleset: Ruleset, engine: Engine) -> tuple[Answer, str | None]:
+    """The engine's answer under one ruleset, and the problem, if its case says otherwise."""
+    misfit = fixture.fits(ruleset)
+    if misfit is not None:
+        return Answer(ruleset.id, misfit=misfit), None
+    reply = engine(fixture.request(ruleset))
+    if reply.get("status") != "ok":
+        message = str(reply.get("message") or reply.get("reason") or reply.get("status"))
+        return Answer(ruleset.id, error=message), None
+    outcome: Mapping[str, Any] = reply["outcome"]
     steps = len(step_pairs(fixture))
-    for ruleset in rulesets:
-        misfit = fixture.fits(ruleset)
-        if misfit is not None:
-            out.append(Answer(ruleset.id, misfit=misfit))
-            continue
-        reply = engine(fixture.request(ruleset))
-        if reply.get("status") != "ok":
-            message = str(reply.get("message") or reply.get("reason") or reply.get("status"))
-            out.append(Answer(ruleset.id, error=message))
-            continue
-        outcome: Mapping[str, Any] = reply["outcome"]
-        case = fixture.applicable_case(ruleset)
-        if case is not None:
-            verdict = compare(case.expect, outcome, steps)
-            if verdict.mismatches:
-                shown = "; ".join(str(m) for m in verdict.mismatches[:3])
-                problems.append(
-                    f"{fixture.id} under {ruleset.id}: the reference engine differs from "
-                    f"case {case.label()!r}: {shown}"
-                )
-            shape = case.expect
-        else:
-            stuck = _first_refused(outcome)
-            if stuck is not None:
-                out.append(Answer(ruleset.id, stuck=stuck))
-                continue
-            shape = _nearest(fixture.cases, outcome, steps).expect
-        projected = project(shape, outcome, fixture)
-        out.append(Answer(ruleset.id, outcome=projected, pinned=case is not None))
-    return out, problems
+    case = fixture.applicable_case(ruleset)
+    problem = None
+    if case is not None:
+        verdict = compare(case.expect, outcome, steps)
+        if verdict.mismatches:
+            shown = "; ".join(str(m) for m in verdict.mismatches[:3])
+            problem = (
+                f"{fixture.id} under {ruleset.id}: the reference engine differs from "
+                f"case {case.label()!r}: {shown}"
+            )
+        shape = case.expect
+    else:
+        stuck = _first_refused(outcome)
+        if stuck is not None:
+            return Answer(ruleset.id, stuck=stuck), None
+        shape = _nearest(fixture.cases, outcome, steps).expect
+    projected = project(shape, outcome, fixture)
+    return Answer(ruleset.id, outcome=projected, pinned=case is not None), problem
 
 
 def _first_refused(outcome: Mapping[str, Any]) -> tuple[int, str] | None:

@@ -14,6 +14,7 @@ import argparse
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from schwimmen.docsgen import (
     glossary,
     guides,
     home,
+    memo,
     pagedata,
     playguide,
     reference,
@@ -38,7 +40,7 @@ from schwimmen.docsgen import (
     tags,
     testguide,
 )
-from schwimmen.docsgen.context import Site, build_context
+from schwimmen.docsgen.context import Fit, Site, build_context
 from schwimmen.docsgen.glance import Glance, load_glance
 from schwimmen.docsgen.glance import check as check_glance
 from schwimmen.docsgen.inserts import Insert
@@ -68,6 +70,8 @@ from schwimmen.docsgen.markup import (
 )
 from schwimmen.docsgen.suite import Suite, build_suite
 from schwimmen.engine.handscore import ruleset_names
+from schwimmen.resources import spec_dir
+from schwimmen.spec import termination
 from schwimmen.spec.decisions import Decisions
 from schwimmen.spec.disagreements import Disagreements
 from schwimmen.spec.errors import SpecErrors
@@ -150,8 +154,12 @@ def resolve_example(catalog: Catalog, path: Path) -> Ruleset:
     """Resolve the guide's example house rule on its origin, or raise
     :class:`DocsBuildError` with the loader's messages.
 
-    ``catalog`` should be a scratch catalog: resolving a file path registers the file.
+    The example is resolved on a scratch catalog of the same files: resolving a file
+    path registers the file, which must not show up among the spec's house rules.
     """
+    catalog, files = Catalog(catalog.bibliography), catalog
+    catalog.rulesets.update(files.rulesets)
+    catalog.house_rules.update(files.house_rules)
     example = catalog.add(path)
     problems = [str(e) for e in catalog.file_errors_for_path(str(path))]
     if example is None or problems or example.kind != "house-rule":
@@ -250,7 +258,7 @@ def build_site(given: SiteInput) -> SiteOutput:
         raise DocsBuildError(
             "the comparison's words do not fit the rulesets:\n" + "\n".join(map(str, wording))
         )
-    fits = {hid: site.fits(hid) for hid in site.house_rules}
+    fits = house_rule_fits(site)
     pages: list[Page] = []
     for language in pagedata.LANGUAGES:
         pages += [
@@ -307,7 +315,7 @@ def build_site(given: SiteInput) -> SiteOutput:
         fixturepages.index_parts(site, suite) if suite is not None else {},
         _testing_guide_parts(site, suite, given),
         _play_guide_parts(site, given),
-        engineapi.page_parts(given.example.base if given.examples else None),
+        engineapi.page_parts(catalog.resolve(given.example.base) if given.examples else None),
         reference.cli_parts(given.cli_parser),
         reference.schema_parts(given.schema, site),
         reference.decisions_parts(site),
@@ -334,6 +342,27 @@ def build_site(given: SiteInput) -> SiteOutput:
         for name, part in merge_parts(parts).items()
     }
     return SiteOutput(pages, nav, made, tuple(search))
+
+
+def house_rule_fits(site: Site) -> dict[str, list[Fit]]:
+    """Where each house rule fits (:meth:`Site.fits`: it is resolved on every ruleset).
+    ``mkdocs serve`` generates the site again after each edit of the spec, which changes
+    one file: a house rule's fits are taken from the last generation in this process
+    while its file, every ruleset's file and the table of contradictions read the same
+    (their data, and where each part of it stands, which errors quote)."""
+    files = [site.catalog.rulesets[rid] for rid in sorted(site.catalog.rulesets)]
+    table = spec_dir() / termination.FILE
+    shared = repr(
+        (
+            [(sf.doc.data, sorted(sf.doc.positions.items())) for sf in files],
+            table.read_bytes() if table.is_file() else b"",
+        )
+    )
+    out = {}
+    for hid, sf in site.house_rules.items():
+        key = repr((shared, sf.doc.data, sorted(sf.doc.positions.items())))
+        out[hid] = memo.remembered(f"fits-{hid}", key, partial(site.fits, hid))
+    return out
 
 
 def finder_inserts(questions: finder.Finder, site: Site) -> dict[str, Insert]:

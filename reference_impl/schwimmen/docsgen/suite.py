@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from schwimmen.conformance.coverage import Coverage, coverage
 from schwimmen.conformance.fixtures import Case, Fixture
+from schwimmen.docsgen.memo import remembered, settings_of
 from schwimmen.docsgen.pagedata import words
 from schwimmen.spec.loader import SEPARATOR
 from schwimmen.spec.model import Ruleset
@@ -113,17 +115,17 @@ def build_suite(
     """Plan the default run: every fixture against every ruleset, as the harness does; the
     scenarios they pin are counted as ``schwimmen conformance coverage`` counts them."""
     ordered = tuple(sorted(fixtures, key=lambda f: f.id))
+    settings = {r.id: settings_of(r) for r in rulesets}
     runs: dict[str, FixtureRuns] = {}
     for fixture in ordered:
         applies: dict[int, list[str]] = {}
         misfits: dict[str, str] = {}
         unstated: list[str] = []
         for ruleset in rulesets:
-            why = fixture.fits(ruleset)
+            why, case = _planned(fixture, ruleset, settings[ruleset.id])
             if why is not None:
                 misfits[ruleset.id] = why
                 continue
-            case = fixture.applicable_case(ruleset)
             if case is None:
                 unstated.append(ruleset.id)
             else:
@@ -131,7 +133,9 @@ def build_suite(
         runs[fixture.id] = FixtureRuns(
             fixture, {i: tuple(n) for i, n in applies.items()}, misfits, tuple(unstated)
         )
-    cov = coverage(list(ordered), list(rulesets), scenarios)
+    # remembered in this process while the fixtures and the rulesets' values are the same
+    key = repr(([id(f) for f in ordered], sorted(settings.items()), scenarios))
+    cov = remembered("coverage", key, partial(_coverage, ordered, rulesets, scenarios, settings))[1]
     return Suite(
         fixtures=ordered,
         names=tuple(r.id for r in rulesets),
@@ -140,3 +144,39 @@ def build_suite(
         pinned={k: tuple(v) for k, v in cov.disagreements.items() if v},
         mentioned={k: tuple(v) for k, v in cov.mentioned.items()},
     )
+
+
+def _coverage(
+    fixtures: Sequence[Fixture],
+    rulesets: Sequence[Ruleset],
+    scenarios: Sequence[str] | None,
+    settings: Mapping[str, bytes],
+) -> tuple[Sequence[Fixture], Coverage]:
+    """:func:`coverage`, with the fixtures it was made of (kept alive while it is
+    remembered by their ``id``)."""
+    found = coverage(
+        list(fixtures), list(rulesets), scenarios, lambda f, r: _planned(f, r, settings[r.id])[1]
+    )
+    return fixtures, found
+
+
+# (fixture, ruleset id, ruleset's values) -> where the fixture stands under the ruleset;
+# ``mkdocs serve`` plans the suite again after each edit of the spec, and an edit changes
+# the values of a ruleset or two at most (the fixtures are the loader's, the same objects
+# while their files are unchanged).
+_PLANS: dict[tuple[int, str, bytes], tuple[Fixture, str | None, Case | None]] = {}
+
+
+def _planned(fixture: Fixture, ruleset: Ruleset, settings: bytes) -> tuple[str | None, Case | None]:
+    """Why ``fixture``'s position cannot exist under ``ruleset`` (:meth:`Fixture.fits`),
+    and the case that applies to it (:meth:`Fixture.applicable_case`): both depend on the
+    fixture and the ruleset's id and values only."""
+    key = (id(fixture), ruleset.id, settings)
+    found = _PLANS.get(key)
+    if found is None or found[0] is not fixture:
+        if len(_PLANS) > 100_000:
+            _PLANS.clear()
+        why = fixture.fits(ruleset)
+        found = (fixture, why, None if why is not None else fixture.applicable_case(ruleset))
+        _PLANS[key] = found
+    return found[1], found[2]
