@@ -57,8 +57,8 @@ from schwimmen.cli.simulate_command import print_simulation, run_simulation  # n
 from schwimmen.conformance.fixtures import load_fixtures  # noqa: E402
 from schwimmen.docsgen import playguide  # noqa: E402
 from schwimmen.docsgen.blocks import anchors, contents, resolve, stash, unstash  # noqa: E402
-from schwimmen.docsgen.finder import DATA as FINDER_DATA  # noqa: E402
-from schwimmen.docsgen.finder import load_finder  # noqa: E402
+from schwimmen.spec.finder import DATA as FINDER_DATA  # noqa: E402
+from schwimmen.spec.finder import load_finder  # noqa: E402
 from schwimmen.docsgen.fixturepages import SearchEntry  # noqa: E402
 from schwimmen.docsgen.glance import load_glance  # noqa: E402
 from schwimmen.docsgen.inserts import fill  # noqa: E402

@@ -25,7 +25,7 @@ from schwimmen.docsgen import (
     compare,
     disagreements,
     engineapi,
-    finder,
+    finderpage,
     fixturepages,
     glossary,
     guides,
@@ -71,7 +71,7 @@ from schwimmen.docsgen.markup import (
 from schwimmen.docsgen.suite import Suite, build_suite
 from schwimmen.engine.handscore import ruleset_names
 from schwimmen.resources import spec_dir
-from schwimmen.spec import termination
+from schwimmen.spec import finder, termination
 from schwimmen.spec.decisions import Decisions
 from schwimmen.spec.disagreements import Disagreements
 from schwimmen.spec.errors import SpecErrors
@@ -375,8 +375,8 @@ def finder_inserts(questions: finder.Finder, site: Site) -> dict[str, Insert]:
     data = finder.export(questions, site.rulesets, titles)
     say = pagedata.words()
     return {
-        "variant-finder": lambda language: finder.widget_markdown(data, language),
-        "variant-finder-limits": lambda language: finder.limits_markdown(
+        "variant-finder": lambda language: finderpage.widget_markdown(data, language),
+        "variant-finder-limits": lambda language: finderpage.limits_markdown(
             data, site.rulesets, language, say.param_title
         ),
     }
