@@ -26,10 +26,10 @@ import pytest
 
 from schwimmen.cli.main import main
 from schwimmen.conformance.fixtures import Fixture, load_fixtures
+from schwimmen.conformance.plan import Suite
 from schwimmen.docsgen import fixturetext, svgchart
 from schwimmen.docsgen.markup import card, card_text, cards_in, esc
 from schwimmen.docsgen.site import check_citations, page_citations, plan_suite
-from schwimmen.docsgen.suite import Suite
 from schwimmen.spec.decisions import load_decisions
 from schwimmen.spec.disagreements import Disagreements, load_disagreements
 from schwimmen.spec.loader import Catalog
@@ -569,9 +569,9 @@ def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
     """The fixture pages and the statistics charts build their phrases from label keys
     (``fixture.verb.<action>`` ...): each key they can form exists, in English and German,
     also for the branches no shipped fixture reaches."""
+    from schwimmen.docsgen.fixturetext import KINDS, kind_help
     from schwimmen.docsgen.pagedata import words
     from schwimmen.docsgen.statistics import REASONS, reason_label
-    from schwimmen.docsgen.suite import KINDS, kind_help
 
     fixture = next(f for f in fixtures if fixturetext.step_pairs(f))
     expect = {

@@ -84,7 +84,7 @@ def test_a_changed_ruleset_asks_the_engine_again_under_that_ruleset_only(
     """``mkdocs serve`` after an edit of one ruleset: the answers under the others are
     remembered one by one (also when the last build found them in the cache)."""
     from schwimmen.conformance.fixtures import load_fixtures
-    from schwimmen.docsgen.outcomes import answer
+    from schwimmen.conformance.outcomes import answer
     from schwimmen.engine.adapter import run_case
 
     fixtures, _ = load_fixtures()

@@ -3,7 +3,7 @@
 The scenarios are the project's own data (``spec/disagreements.yaml``): each says in words
 what the position is and what it asks, and quotes the sources. The page draws the cards
 of the fixtures a scenario ``shows``, runs each of those positions through the reference
-engine under every ruleset of the default run (:mod:`schwimmen.docsgen.outcomes`), and
+engine under every ruleset of the default run (:mod:`schwimmen.conformance.outcomes`), and
 tables the answers, so that no outcome on the page is typed by hand. The page's prose is
 the Markdown file; here are only the tables, lists and figures it inserts.
 """
@@ -17,10 +17,13 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from schwimmen.conformance.fixtures import Fixture
+from schwimmen.conformance.outcomes import Answer, Engine, Group, grouped, step_pairs
+from schwimmen.conformance.outcomes import answer as engine_answer
+from schwimmen.conformance.plan import Suite, house_rule_of
 from schwimmen.docsgen import memo
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site
-from schwimmen.docsgen.fixturetext import action, dealer_of, kind_badge, seats_of, step_pairs
+from schwimmen.docsgen.fixturetext import action, dealer_of, kind_badge, seats_of
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     SCHEMA_REFERENCE,
@@ -30,9 +33,6 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
 )
 from schwimmen.docsgen.outcome_text import outcome_lines
-from schwimmen.docsgen.outcomes import Answer, Engine, Group, grouped
-from schwimmen.docsgen.outcomes import answer as engine_answer
-from schwimmen.docsgen.suite import Suite, house_rule_of
 from schwimmen.docsgen.tags import cards, code, fill, joined, link, reference, strong
 from schwimmen.docsgen.templates import render
 from schwimmen.spec.disagreements import Disagreements, Scenario
@@ -100,7 +100,7 @@ def _answers(
     def inputs() -> Iterator[tuple[str, bytes]]:
         yield "fixture", json.dumps(fixture.doc.data, sort_keys=True, default=str).encode()
         yield "rulesets", settings
-        yield from memo.code("docsgen/outcomes", "conformance/compare", "conformance/fixtures")
+        yield from memo.code("conformance/outcomes", "conformance/compare", "conformance/fixtures")
 
     def run() -> tuple[list[Answer], list[str]]:
         found = [_answer(fixture, r, engine) for r in rulesets]
@@ -121,7 +121,7 @@ _ANSWERS: dict[tuple[int, str, bytes], tuple[Fixture, Answer, str | None]] = {}
 
 
 def _answer(fixture: Fixture, ruleset: Ruleset, engine: Engine) -> tuple[Answer, str | None]:
-    """:func:`schwimmen.docsgen.outcomes.answer`, remembered in this process by the
+    """:func:`schwimmen.conformance.outcomes.answer`, remembered in this process by the
     fixture (the loader's object) and the ruleset's id and values."""
     key = (id(fixture), ruleset.id, memo.settings_of(ruleset))
     found = _ANSWERS.get(key)

@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from functools import partial
 
 from schwimmen.conformance.fixtures import Fixture
+from schwimmen.conformance.plan import Suite, house_rule_of, name_of
 from schwimmen.docsgen import fixturetext, memo
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site
+from schwimmen.docsgen.fixturetext import KINDS, kind_help
 from schwimmen.docsgen.markup import (
     FIXTURES_INDEX,
     GUIDE_TEST,
@@ -33,7 +35,6 @@ from schwimmen.docsgen.markup import (
     table,
 )
 from schwimmen.docsgen.pagedata import words
-from schwimmen.docsgen.suite import KINDS, Suite, house_rule_of, kind_help, name_of
 from schwimmen.docsgen.tags import reference
 from schwimmen.docsgen.templates import render
 

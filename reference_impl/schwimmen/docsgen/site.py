@@ -20,6 +20,7 @@ from typing import Any
 
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.harness import default_rulesets, resolve_all
+from schwimmen.conformance.plan import Suite, build_suite
 from schwimmen.docsgen import (
     calculator,
     compare,
@@ -68,7 +69,6 @@ from schwimmen.docsgen.markup import (
     pair_page,
     ruleset_page,
 )
-from schwimmen.docsgen.suite import Suite, build_suite
 from schwimmen.engine.handscore import ruleset_names
 from schwimmen.resources import spec_dir
 from schwimmen.spec import finder, termination

@@ -20,6 +20,7 @@ from rich.console import Console
 
 from schwimmen.conformance.fixtures import Case, Fixture
 from schwimmen.conformance.harness import SuiteResult
+from schwimmen.conformance.plan import Suite
 from schwimmen.conformance.report import print_pretty
 from schwimmen.conformance.runner import CaseResult, judge
 from schwimmen.docsgen.context import Site
@@ -34,7 +35,6 @@ from schwimmen.docsgen.markup import (
     table,
 )
 from schwimmen.docsgen.pagedata import words
-from schwimmen.docsgen.suite import Suite
 from schwimmen.spec.model import Ruleset
 
 Implementation = Callable[[Mapping[str, Any]], Mapping[str, Any]]

@@ -1,5 +1,5 @@
-"""The conformance suite as the site sees it: which case of which fixture applies to which
-ruleset of the default run, computed once per build through the fixture loader.
+"""The plan of the default run: which case of which fixture applies to which ruleset of
+the default run, computed through the fixture loader (the site lists it on its pages).
 
 The fixtures are never read as YAML here: :func:`schwimmen.conformance.fixtures.load_fixtures`
 parses and validates them, :meth:`Fixture.fits` says where a position cannot exist and
@@ -10,25 +10,14 @@ runs.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 
 from schwimmen.conformance.coverage import Coverage, coverage
 from schwimmen.conformance.fixtures import Case, Fixture
-from schwimmen.docsgen.memo import remembered, settings_of
-from schwimmen.docsgen.pagedata import words
 from schwimmen.spec.loader import SEPARATOR
 from schwimmen.spec.model import Ruleset
-
-# The kinds of fixture in the order the site lists them; what each pins is the label
-# ``fixture-kind.<kind>.help`` of ``spec/words.yaml``.
-KINDS: tuple[str, ...] = ("hand-evaluation", "showdown", "round", "match", "setup")
-
-
-def kind_help(kind: str, language: str = "en") -> str:
-    """What a fixture of ``kind`` pins, in ``language``; empty for an unknown kind."""
-    return words()(f"fixture-kind.{kind}.help", language) if kind in KINDS else ""
 
 
 @dataclass(frozen=True)
@@ -115,7 +104,7 @@ def build_suite(
     """Plan the default run: every fixture against every ruleset, as the harness does; the
     scenarios they pin are counted as ``schwimmen conformance coverage`` counts them."""
     ordered = tuple(sorted(fixtures, key=lambda f: f.id))
-    settings = {r.id: settings_of(r) for r in rulesets}
+    settings = {r.id: json.dumps(r.values(), sort_keys=True).encode() for r in rulesets}
     runs: dict[str, FixtureRuns] = {}
     for fixture in ordered:
         applies: dict[int, list[str]] = {}
@@ -135,7 +124,10 @@ def build_suite(
         )
     # remembered in this process while the fixtures and the rulesets' values are the same
     key = repr(([id(f) for f in ordered], sorted(settings.items()), scenarios))
-    cov = remembered("coverage", key, partial(_coverage, ordered, rulesets, scenarios, settings))[1]
+    last = _COVERAGE.get("last")
+    if last is None or last[0] != key:
+        last = _COVERAGE["last"] = (key, _coverage(ordered, rulesets, scenarios, settings))
+    cov = last[1][1]
     return Suite(
         fixtures=ordered,
         names=tuple(r.id for r in rulesets),
@@ -144,6 +136,11 @@ def build_suite(
         pinned={k: tuple(v) for k, v in cov.disagreements.items() if v},
         mentioned={k: tuple(v) for k, v in cov.mentioned.items()},
     )
+
+
+# The last coverage computed in this process, by what it was made of (``mkdocs serve``
+# plans the suite again after each edit of the spec).
+_COVERAGE: dict[str, tuple[str, tuple[Sequence[Fixture], Coverage]]] = {}
 
 
 def _coverage(

@@ -1,7 +1,7 @@
 """What the reference engine answers for a fixture's position under every ruleset, in the
 shape of what the fixture asks.
 
-The disagreements page shows each scenario's outcome under every ruleset of the default
+The site's disagreements page shows each scenario's outcome under every ruleset of the default
 run. Nothing of it is typed: the position of a pinning fixture is run through the engine's
 one door (:func:`schwimmen.engine.adapter.run_case`, handed in as ``engine``) under each
 ruleset, and the answer is cut down to what the fixture's cases state (who loses, whether
@@ -21,7 +21,6 @@ from typing import Any
 
 from schwimmen.conformance.compare import compare
 from schwimmen.conformance.fixtures import Case, Fixture
-from schwimmen.docsgen.fixturetext import step_pairs
 from schwimmen.spec.model import Ruleset
 
 Engine = Callable[[Mapping[str, Any]], Mapping[str, Any]]
@@ -68,6 +67,15 @@ class Group:
     @property
     def first(self) -> Answer:
         return self.answers[0]
+
+
+def step_pairs(fixture: Fixture) -> list[tuple[str, str]]:
+    """The fixture's steps as (seat, action) pairs, in the order they are played."""
+    out = []
+    for step in fixture.setup.get("steps", ()):
+        for seat, act in dict(step).items():
+            out.append((str(seat), str(act)))
+    return out
 
 
 def answers(
