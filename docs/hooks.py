@@ -60,7 +60,7 @@ from schwimmen.docsgen.blocks import anchors, contents, resolve, stash, unstash 
 from schwimmen.spec.finder import DATA as FINDER_DATA  # noqa: E402
 from schwimmen.spec.finder import load_finder  # noqa: E402
 from schwimmen.docsgen.fixturepages import SearchEntry  # noqa: E402
-from schwimmen.docsgen.glance import load_glance  # noqa: E402
+from schwimmen.spec.glance import load_glance  # noqa: E402
 from schwimmen.docsgen.inserts import fill  # noqa: E402
 from schwimmen.docsgen.inserts import markers as _markers  # noqa: E402
 from schwimmen.docsgen.markup import ADAPTER_EXAMPLE, CONFORMANCE_DOCS  # noqa: E402

@@ -205,10 +205,10 @@ def test_the_outcome_tables_name_rulesets_as_players_know_them(catalog: Catalog)
     from schwimmen.conformance.outcomes import answers, grouped
     from schwimmen.docsgen import disagreements as page
     from schwimmen.docsgen.context import build_context
-    from schwimmen.docsgen.glance import load_glance
     from schwimmen.docsgen.rulepages import title_and_summary
     from schwimmen.docsgen.site import player_names
     from schwimmen.engine.adapter import run_case
+    from schwimmen.spec.glance import load_glance
 
     site = build_context(catalog)
     rulesets = [*site.rulesets.values(), *site.with_house_rule.values()]

@@ -218,7 +218,7 @@ def test_page_loads_cleanly_and_offline(
 def test_comparison_page_has_every_ruleset(driver: Any, base_url: str) -> None:
     """Every table of the comparison heads its columns with each ruleset's name for
     players and its id; the rules at a glance come first."""
-    from schwimmen.docsgen.glance import load_glance
+    from schwimmen.spec.glance import load_glance
     from schwimmen.spec.loader import Catalog
 
     words = load_glance()
@@ -635,7 +635,7 @@ def test_the_german_calculator_uses_the_same_tables(driver: Any, base_url: str) 
     _pick(driver, "AC", "AH", "AS")
     _check_rows(driver, Catalog.load(), [["AC", "AH", "AS"]])
     # rows are named as the comparison names the rulesets, in German
-    from schwimmen.docsgen.glance import load_glance
+    from schwimmen.spec.glance import load_glance
 
     glance = load_glance()
     heads = driver.execute_script(

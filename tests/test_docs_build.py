@@ -93,7 +93,7 @@ def test_comparison_page_names_all_ten_rulesets(site: Path, catalog: Catalog) ->
 
 @needs_mkdocs
 def test_the_comparison_starts_with_the_rules_at_a_glance(site: Path, catalog: Catalog) -> None:
-    from schwimmen.docsgen.glance import load_glance
+    from schwimmen.spec.glance import load_glance
 
     words = load_glance()
     html = _page(site, "compare")
@@ -115,7 +115,7 @@ def test_the_comparison_starts_with_the_rules_at_a_glance(site: Path, catalog: C
 
 @needs_mkdocs
 def test_every_pair_of_rulesets_has_a_page(site: Path, catalog: Catalog) -> None:
-    from schwimmen.docsgen.glance import load_glance
+    from schwimmen.spec.glance import load_glance
 
     words = load_glance()
     pages = list((site / "compare" / "pairs").glob("*-vs-*/index.html"))
@@ -570,8 +570,8 @@ def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
     (``fixture.verb.<action>`` ...): each key they can form exists, in English and German,
     also for the branches no shipped fixture reaches."""
     from schwimmen.docsgen.fixturetext import KINDS, kind_help
-    from schwimmen.docsgen.pagedata import words
     from schwimmen.docsgen.statistics import REASONS, reason_label
+    from schwimmen.spec.pagedata import words
 
     fixture = next(f for f in fixtures if fixturetext.step_pairs(f))
     expect = {
@@ -725,7 +725,7 @@ def test_every_reader_page_has_its_german_version(site: Path, catalog: Catalog) 
 
 @needs_mkdocs
 def test_german_rule_pages_show_the_german_titles_and_names(site: Path, catalog: Catalog) -> None:
-    from schwimmen.docsgen.pagedata import words
+    from schwimmen.spec.pagedata import words
 
     say = words()
     for rid, sf in catalog.rulesets.items():
@@ -745,7 +745,7 @@ def test_german_rule_pages_show_the_german_titles_and_names(site: Path, catalog:
 def test_every_ruleset_house_rule_and_parameter_has_its_german_words(catalog: Catalog) -> None:
     """The German pages never fall back to English for a title, a summary, a parameter's
     name or a named value's meaning."""
-    from schwimmen.docsgen.pagedata import glossary, words
+    from schwimmen.spec.pagedata import glossary, words
     from schwimmen.spec.parameters import BY_PATH, GROUPS
 
     for name, sf in {**catalog.rulesets, **catalog.house_rules}.items():
@@ -809,7 +809,7 @@ def _english_words() -> dict[str, str]:
     """Each English label of ``spec/words.yaml`` that is not also its German one, with the
     key it comes from; a label with ``{placeholders}`` stands for its longest fixed part.
     The parameters' English titles count too: the German page has its own for each."""
-    from schwimmen.docsgen.pagedata import words
+    from schwimmen.spec.pagedata import words
     from schwimmen.spec.parameters import BY_PATH
 
     say = words()

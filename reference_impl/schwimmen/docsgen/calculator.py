@@ -40,12 +40,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from schwimmen.docsgen import memo
-from schwimmen.docsgen.pagedata import DEFAULT_LANGUAGE
 from schwimmen.engine import hands as hand_flags
 from schwimmen.engine.hands import Evaluator, HandValue, evaluator_for, scoring_key
 from schwimmen.protocol.cards import suit_of, text
 from schwimmen.spec import words
 from schwimmen.spec.loader import SEPARATOR, Catalog
+from schwimmen.spec.pagedata import DEFAULT_LANGUAGE
 from schwimmen.spec.parameters import RANKS, SUITS
 from schwimmen.spec.rules import Rules
 from schwimmen.spec.vocabulary import CardByCard, CompleteTie, ProtectionEffect, TiedLowest

@@ -20,12 +20,12 @@ from typing import Any
 
 from schwimmen.docsgen import memo
 from schwimmen.docsgen.markup import code, esc, table
-from schwimmen.docsgen.pagedata import words
 from schwimmen.engine.match import Match
 from schwimmen.engine.reasons import DESCRIPTION, PHASES
 from schwimmen.protocol import actions as actions_module
 from schwimmen.protocol import events as ev
 from schwimmen.spec.model import Ruleset
+from schwimmen.spec.pagedata import words
 
 # The methods a program drives a match with, in the order a reader meets them.
 METHODS: Sequence[str] = (

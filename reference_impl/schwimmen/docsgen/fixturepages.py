@@ -34,9 +34,9 @@ from schwimmen.docsgen.markup import (
     link,
     table,
 )
-from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.tags import reference
 from schwimmen.docsgen.templates import render
+from schwimmen.spec.pagedata import words
 
 # Found by a search, after every rule page: a fixture weighs little.
 SEARCH_BOOST = 0.1

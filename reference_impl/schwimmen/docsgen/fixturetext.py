@@ -20,10 +20,10 @@ from markupsafe import Markup, escape
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.outcomes import step_pairs as step_pairs  # ft.step_pairs in templates
 from schwimmen.docsgen.markup import LETTER_SUIT, SCHEMA_REFERENCE, param_anchor
-from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.tags import card, cards, code, joined, link, say, strong
 from schwimmen.docsgen.values import short
 from schwimmen.engine.rounds import EndReason
+from schwimmen.spec.pagedata import words
 from schwimmen.spec.parameters import BY_PATH, PARAMETERS
 from schwimmen.spec.present import points as points_text
 

@@ -22,8 +22,8 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
     table,
 )
-from schwimmen.docsgen.pagedata import page_quotes, words
 from schwimmen.spec.model import ProvenanceKind
+from schwimmen.spec.pagedata import page_quotes, words
 
 
 def provenance_counts(site: Site, language: str) -> str:

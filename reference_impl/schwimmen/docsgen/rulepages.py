@@ -28,10 +28,10 @@ from schwimmen.docsgen.markup import (
     esc,
     link,
 )
-from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.templates import render
 from schwimmen.spec.loader import SpecFile, translations_of
 from schwimmen.spec.model import Ruleset, Setting, translated
+from schwimmen.spec.pagedata import words
 from schwimmen.spec.parameters import BY_PATH, GROUPS, PARAMETERS, applicable
 
 Fits = Mapping[str, Sequence[Fit]]

@@ -32,7 +32,6 @@ from schwimmen.docsgen import (
     guides,
     home,
     memo,
-    pagedata,
     playguide,
     reference,
     rulepages,
@@ -42,8 +41,6 @@ from schwimmen.docsgen import (
     testguide,
 )
 from schwimmen.docsgen.context import Fit, Site, build_context
-from schwimmen.docsgen.glance import Glance, load_glance
-from schwimmen.docsgen.glance import check as check_glance
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     CALCULATOR,
@@ -71,10 +68,12 @@ from schwimmen.docsgen.markup import (
 )
 from schwimmen.engine.handscore import ruleset_names
 from schwimmen.resources import spec_dir
-from schwimmen.spec import finder, termination
+from schwimmen.spec import finder, pagedata, termination
 from schwimmen.spec.decisions import Decisions
 from schwimmen.spec.disagreements import Disagreements
 from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec.glance import Glance, load_glance
+from schwimmen.spec.glance import check as check_glance
 from schwimmen.spec.loader import SEPARATOR, Catalog
 from schwimmen.spec.model import Citation, Ruleset
 from schwimmen.spec.sources import Bibliography

@@ -27,11 +27,11 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
     table,
 )
-from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.svgchart import Bar, Legend, Segment, column_chart, figure, grid, hbar_chart
 from schwimmen.engine.rounds import EndReason
 from schwimmen.engine.simulate import showdown_values, simulate
 from schwimmen.spec.model import Ruleset
+from schwimmen.spec.pagedata import words
 
 MATCHES = 300
 SEED = 1

@@ -17,9 +17,9 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from schwimmen.docsgen import markup, tags
 from schwimmen.docsgen.context import kind_counts
-from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.values import shown
 from schwimmen.spec.model import ProvenanceKind
+from schwimmen.spec.pagedata import words
 from schwimmen.spec.parameters import BY_PATH, SUIT_NAMES_DE
 
 FOLDER = Path(__file__).resolve().parent / "templates"

@@ -34,8 +34,8 @@ from schwimmen.docsgen.markup import (
     link,
     table,
 )
-from schwimmen.docsgen.pagedata import words
 from schwimmen.spec.model import Ruleset
+from schwimmen.spec.pagedata import words
 
 Implementation = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 
