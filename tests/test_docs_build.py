@@ -20,14 +20,16 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
+from markupsafe import Markup
 
 from schwimmen.cli.main import main
 from schwimmen.conformance.fixtures import Fixture, load_fixtures
 from schwimmen.conformance.plan import Suite
-from schwimmen.docsgen import fixturetext, svgchart
+from schwimmen.docsgen import fixturetext, templates
 from schwimmen.docsgen.markup import card, card_text, cards_in, esc
 from schwimmen.docsgen.site import check_citations, page_citations, plan_suite
 from schwimmen.spec.decisions import load_decisions
@@ -627,22 +629,26 @@ def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
 
 
 def test_bar_charts_are_well_formed_svg() -> None:
+    charts = templates.environment().get_template("charts.html").module
+
+    def bar(label: str, segments: list[tuple[float, str, str]], text: str, href: Any) -> Any:
+        shown = [{"value": v, "css": css, "tip": tip} for v, css, tip in segments]
+        return {"label": label, "segments": shown, "text": text, "href": href}
+
     bars = [
-        svgchart.Bar(
-            "knock <&>", (svgchart.Segment(0.7, "sw-bar"), svgchart.Segment(0.1, "x")), "80%"
-        ),
-        svgchart.Bar("31", (svgchart.Segment(0.2, "sw-bar", "tip"),), "20%", href="#pagat"),
+        bar("knock <&>", [(0.7, "sw-bar", ""), (0.1, "x", "")], "80%", None),
+        bar("31", [(0.2, "sw-bar", "tip")], "20%", "#pagat"),
     ]
-    svg = svgchart.hbar_chart("How rounds end", bars, maximum=1.0)
+    svg = str(charts.hbar("How rounds end", bars, maximum=1.0))
     root = ElementTree.fromstring(svg)
     ns = "{http://www.w3.org/2000/svg}"
     assert root.tag == f"{ns}svg" and root.get("role") == "img"
     assert len(root.findall(f".//{ns}rect")) == 3
     assert "knock &lt;&amp;&gt;" in svg
-    columns = ElementTree.fromstring(svgchart.column_chart("Rounds", {3: 5, 5: 10}))
+    columns = ElementTree.fromstring(str(charts.columns("Rounds", {3: 5, 5: 10})))
     assert len(columns.findall(f".//{ns}rect")) == 2  # no column for the empty 4
-    figure = svgchart.figure("Caption", svg, note="a note")
-    assert "\n\n" not in figure  # one raw HTML block for Markdown
+    figure = str(charts.figure("Caption", note="a note", caller=lambda: Markup(svg)))
+    assert "\n" not in figure and svg in figure  # one raw HTML block for Markdown
 
 
 @needs_mkdocs

@@ -8,12 +8,14 @@ carries past Markdown as a block (:mod:`schwimmen.docsgen.blocks`).
 
 from __future__ import annotations
 
+import html
 import re
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
 
 from schwimmen.docsgen import markup, tags
 from schwimmen.docsgen.context import kind_counts
@@ -33,6 +35,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=StrictUndefined,
+        extensions=["jinja2.ext.do"],
     )
     env.globals.update(
         card=tags.card,
@@ -59,8 +62,15 @@ def environment() -> Environment:
         value_text=shown,
         suit_symbol=markup.LETTER_SUIT.__getitem__,
         suit_name=SUIT_NAMES_DE.__getitem__,
+        x=escaped,
     )
     return env
+
+
+def escaped(text: object) -> Markup:
+    """``text`` escaped for HTML as :func:`html.escape` does, quotes as ``&quot;`` and
+    ``&#x27;`` (the charts' SVG escapes so)."""
+    return Markup(html.escape(str(text)))
 
 
 def render(name: str, language: str, **data: Any) -> str:
