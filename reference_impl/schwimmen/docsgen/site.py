@@ -18,6 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from schwimmen.conformance.examples import make_examples
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.harness import default_rulesets, resolve_all
 from schwimmen.conformance.plan import Suite, build_suite
@@ -469,7 +470,7 @@ def _reference_engine() -> Callable[[Mapping[str, Any]], Mapping[str, Any]]:
 def _testing_guide_parts(site: Site, suite: Suite | None, given: SiteInput) -> dict[str, str]:
     examples = None
     if suite is not None and given.examples:
-        examples = testguide.make_examples(site, suite, _reference_engine(), given.example.base)
+        examples = make_examples(site.rulesets, suite, _reference_engine(), given.example.base)
     return testguide.guide_parts(suite, given.adapter_example, examples)
 
 
