@@ -203,10 +203,12 @@ def test_the_outcome_tables_name_rulesets_as_players_know_them(catalog: Catalog)
     import re
 
     from schwimmen.conformance.outcomes import answers, grouped
+    from schwimmen.conformance.plan import house_rule_of
     from schwimmen.docsgen import disagreements as page
     from schwimmen.docsgen.context import build_context
     from schwimmen.docsgen.rulepages import title_and_summary
     from schwimmen.docsgen.site import player_names
+    from schwimmen.docsgen.templates import render
     from schwimmen.engine.adapter import run_case
     from schwimmen.spec.glance import load_glance
 
@@ -221,8 +223,13 @@ def test_the_outcome_tables_name_rulesets_as_players_know_them(catalog: Catalog)
     shown = page.Shown(fixture, tuple(grouped(found, origins)))
     data, _ = load_disagreements(bibliography=catalog.bibliography)
     for language in ("en", "de"):
-        table = "".join(
-            page._names(group, data.words(language), names, language) for group in shown.groups
+        table = render(
+            "dis-names.html",
+            language,
+            groups=shown.groups,
+            words=data.words(language),
+            shown_names=names,
+            house_rule_of=house_rule_of,
         )
         links = {
             tip: html.unescape(text)
