@@ -67,6 +67,39 @@ def environment() -> Environment:
     return env
 
 
+@cache
+def markdown_environment() -> Environment:
+    """The templates that write Markdown (``*.md``: parts a hand-written page inserts into
+    its prose, whose tables and links stay Markdown): nothing is escaped for HTML by
+    itself; ``esc`` escapes a text for Markdown, ``code`` writes inline code, ``link``
+    links from the page ``here`` to a file under ``docs/``, ``anchor`` writes a heading's
+    ``{#id}`` (which Jinja would read as a comment)."""
+    env = Environment(
+        loader=FileSystemLoader(FOLDER),
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=StrictUndefined,
+        extensions=["jinja2.ext.do"],
+    )
+    env.filters.update(esc=markup.esc, code=markup.code)
+    env.globals.update(
+        link=markup.link,
+        table=markup.table,
+        badge=markup.badge,
+        ruleset_page=markup.ruleset_page,
+        anchor=lambda name: "{#" + name + "}",
+    )
+    return env
+
+
+def render_markdown(name: str, language: str, **data: Any) -> str:
+    """The Markdown template ``name`` filled with ``data``, its words (``say``, plain text)
+    in ``language``."""
+    template = markdown_environment().get_template(name)
+    return template.render(say=partial(words(), language=language), language=language, **data)
+
+
 def escaped(text: object) -> Markup:
     """``text`` escaped for HTML as :func:`html.escape` does, quotes as ``&quot;`` and
     ``&#x27;`` (the charts' SVG escapes so)."""
