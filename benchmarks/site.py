@@ -4,7 +4,9 @@
 
 The checkout's files (as a clone has them) are copied to a temporary folder first, so
 that the reload can edit a page and a house rule without touching the checkout, and so
-that no cache of an earlier build is found. Then:
+that no cache of an earlier build is found (an empty cache folder; the package's own
+bytecode is compiled afresh in the copy, as in a fresh clone, while the installed
+packages keep the bytecode pip compiled when it installed them). Then:
 
 1. ``mkdocs build --strict`` as a fresh process: wall-clock and CPU time (user + system
    of the process and its children), against the target of 30 s of CPU; then the same
@@ -14,10 +16,12 @@ that no cache of an earlier build is found. Then:
 2. the site it wrote: its size in MB and pages, and each language's search index
    (``search/search_index.json``, ``de/search/search_index.json``), against 30 MB and
    1.5 MB per language;
-3. the reloads of ``mkdocs serve``, in one process as the server makes them: a first
-   build, then, after each edit, the configuration loaded again and the site built
-   again (what the server does when a watched file changes), timed each: a hand-written
-   page edited, a house rule's file edited. Target: 5 s each.
+3. the reloads of ``mkdocs serve --dirty`` (the command the README recommends), in one
+   process as the server makes them: a first build, then, after each edit, the
+   configuration loaded again and the site built again with ``dirty=True`` (what the
+   server does when a watched file changes), timed each: a hand-written page edited, a
+   comment added to a house rule's file, one of its values changed, its title changed
+   (which every page's navigation shows). Target: 5 s of CPU each.
 
 The CPU figures are the honest ones on a shared machine (the wall clock waits for the
 other users); the load average before and after says how busy it was.
@@ -43,26 +47,53 @@ TARGET_SITE_MB = 30.0
 TARGET_INDEX_MB = 1.5
 EDITED_PAGE = "docs/guides/add-a-house-rule.md"
 EDITED_HOUSE_RULE = "spec/house-rules/knocker-loses-two.yaml"
+# (what the reload shows, file, text replaced or None to append a line, the new text)
+EDITS = [
+    ("page edited", EDITED_PAGE, None, "\n# edited\n"),
+    ("house rule, a comment added", EDITED_HOUSE_RULE, None, "\n# edited\n"),
+    ("house rule, a value changed", EDITED_HOUSE_RULE, "      value: 2\n", "      value: 3\n"),
+    ("house rule, its title changed", EDITED_HOUSE_RULE, "title: The knocker", "title: A knocker"),
+]
 
-# Run in the copy by a fresh interpreter: the first build, then each edit and its reload.
+# Run in the copy by a fresh interpreter, as ``mkdocs serve --dirty`` runs its builds: the
+# first build, then each edit and its reload. The languages plugin reads ``--dirty`` from
+# the command line, so it is put there.
 RELOAD_DRIVER = r"""
 import json, sys, time
 from pathlib import Path
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
+from mkdocs.livereload import _serve_url
 
 root, site, edits = Path(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
+sys.argv[1:] = ["--dirty"]
+url = _serve_url("127.0.0.1", 8000, "/")
 
-def timed():
+def config():
+    loaded = load_config(str(root / "mkdocs.yml"), site_dir=site, strict=True)
+    loaded.site_url = url
+    return loaded
+
+first = config()
+first.plugins.on_startup(command="serve", dirty=True)
+
+def timed(loaded):
     wall, cpu = time.perf_counter(), time.process_time()
-    build(load_config(str(root / "mkdocs.yml"), site_dir=site, strict=True))
+    build(loaded, serve_url=url, dirty=True)
     return time.perf_counter() - wall, time.process_time() - cpu
 
-out = {"first": timed()}
-for name, path in edits:
+out = {"first": timed(first)}
+for name, path, old, new in edits:
     file = root / path
-    file.write_text(file.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    out[name] = timed()
+    text = file.read_text(encoding="utf-8")
+    if old is None:
+        text += new
+    elif old not in text:
+        sys.exit(f"{path} no longer holds {old!r}: the benchmark's edit needs updating")
+    else:
+        text = text.replace(old, new, 1)
+    file.write_text(text, encoding="utf-8")
+    out[name] = timed(config())
 print(json.dumps(out))
 """
 
@@ -89,7 +120,6 @@ def environment(root: Path, cache: Path) -> dict[str, str]:
     env["PYTHONPATH"] = str(root / "reference_impl")
     env["NO_MKDOCS_2_WARNING"] = "1"
     env["XDG_CACHE_HOME"] = str(cache)  # no cache of an earlier build
-    env["PYTHONPYCACHEPREFIX"] = str(cache / "pycache")
     return env
 
 
@@ -164,7 +194,6 @@ def main() -> int:
         if args.keep:
             shutil.copytree(site, args.keep, dirs_exist_ok=True)
         if not args.skip_reload:
-            edits = [["page edited", EDITED_PAGE], ["house rule edited", EDITED_HOUSE_RULE]]
             out = run_or_exit(
                 [
                     sys.executable,
@@ -172,7 +201,7 @@ def main() -> int:
                     RELOAD_DRIVER,
                     str(root),
                     str(base / "served"),
-                    json.dumps(edits),
+                    json.dumps(EDITS),
                 ],
                 root,
                 env,
@@ -183,9 +212,13 @@ def main() -> int:
                 target = (
                     ""
                     if name == "first"
-                    else (f" (target {TARGET_RELOAD:.0f} s: {mark(wall <= TARGET_RELOAD)})")
+                    else (f" (target {TARGET_RELOAD:.0f} s CPU: {mark(cpu <= TARGET_RELOAD)})")
                 )
-                label = "serve, first build" if name == "first" else f"serve, reload, {name}"
+                label = (
+                    "serve --dirty, first build"
+                    if name == "first"
+                    else f"serve --dirty, reload, {name}"
+                )
                 print(f"{label}: {wall:.1f} s wall, {cpu:.1f} s CPU{target}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     return 0

@@ -27,9 +27,12 @@ import re
 import sys
 import zlib
 from collections.abc import Iterator
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import jinja2
+import jinja2.bccache
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
@@ -54,15 +57,29 @@ from schwimmen.cli.simulate_command import print_simulation, run_simulation  # n
 from schwimmen.conformance.fixtures import load_fixtures  # noqa: E402
 from schwimmen.docsgen import playguide  # noqa: E402
 from schwimmen.docsgen.blocks import anchors, contents, resolve, stash, unstash  # noqa: E402
-from schwimmen.docsgen.finder import DATA as FINDER_DATA  # noqa: E402
-from schwimmen.docsgen.finder import load_finder  # noqa: E402
+from schwimmen.spec.finder import DATA as FINDER_DATA  # noqa: E402
+from schwimmen.spec.finder import load_finder  # noqa: E402
 from schwimmen.docsgen.fixturepages import SearchEntry  # noqa: E402
-from schwimmen.docsgen.glance import load_glance  # noqa: E402
+from schwimmen.spec.glance import load_glance  # noqa: E402
 from schwimmen.docsgen.inserts import fill  # noqa: E402
 from schwimmen.docsgen.inserts import markers as _markers  # noqa: E402
 from schwimmen.docsgen.markup import ADAPTER_EXAMPLE, CONFORMANCE_DOCS  # noqa: E402
-from schwimmen.docsgen.memo import digest, kept, package, remembered  # noqa: E402
+from schwimmen.docsgen.memo import (  # noqa: E402
+    code,
+    digest,
+    kept,
+    package,
+    remembered,
+    settings_of,
+)
 from schwimmen.docsgen.playguide import PlayedExamples  # noqa: E402
+from schwimmen.docsgen.rebuild import (  # noqa: E402
+    Built,
+    in_page_order,
+    page_fingerprint,
+    search_key,
+    site_fingerprint,
+)
 from schwimmen.docsgen.searchrank import split_index  # noqa: E402
 from schwimmen.docsgen.site import (  # noqa: E402
     DocsBuildError,
@@ -77,6 +94,7 @@ from schwimmen.spec.decisions import load_decisions  # noqa: E402
 from schwimmen.spec.disagreements import load_disagreements  # noqa: E402
 from schwimmen.spec.errors import SpecErrors  # noqa: E402
 from schwimmen.spec.loader import Catalog  # noqa: E402
+from schwimmen.spec.model import Ruleset  # noqa: E402
 
 EXAMPLE = Path("examples") / "house-rule-example.yaml"
 SEARCH_INDEX = Path("search") / "search_index.json"
@@ -93,9 +111,7 @@ def _gather(config: MkDocsConfig) -> SiteInput:
     catalog = Catalog.load()
     for notice in catalog.notices:
         log.info(str(notice))
-    # Resolving a file path registers the file in the catalog, so the example is resolved
-    # on a scratch catalog and never shows up among the spec's house rules.
-    example = resolve_example(Catalog.load(), example_path)
+    example = resolve_example(catalog, example_path)
     disagreements, data_problems = load_disagreements(bibliography=catalog.bibliography)
     decisions, more = load_decisions()
     data_problems += more
@@ -166,10 +182,24 @@ def _gather(config: MkDocsConfig) -> SiteInput:
 def _played(catalog: Catalog, game: str) -> PlayedExamples | None:
     """The command line's own output for the play guide: the first round of a scripted
     game of ``schwimmen play`` and the table of ``schwimmen simulate``, both in the
-    ruleset of the guide's example (the generator imports no command-line code)."""
+    ruleset of the guide's example (the generator imports no command-line code); from
+    the build cache while the ruleset's values and the code that plays and prints are as
+    they were."""
     if game not in catalog.rulesets:
         return None
     ruleset = catalog.resolve(game)
+
+    def inputs() -> Iterator[tuple[str, bytes]]:
+        yield "settings", settings_of(ruleset)
+        yield "rich", metadata.version("rich").encode()
+        commands = sorted((Path(playguide.__file__).parent.parent / "cli").glob("*.py"))
+        yield from code("docsgen/playguide", *(f"cli/{path.stem}" for path in commands))
+
+    return kept(f"played-{game}", inputs, lambda: _play(ruleset, game), PlayedExamples)
+
+
+def _play(ruleset: Ruleset, game: str) -> PlayedExamples:
+    """The scripted game and the simulation of :func:`_played`, run."""
     buffer = io.StringIO()
     console = Console(file=buffer, width=78, color_system=None, force_terminal=False)
     answers: Iterator[str] = iter(playguide.GAME_ANSWERS)
@@ -249,13 +279,21 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     it takes the pages generated last time in this process instead of generating them
     again (:func:`schwimmen.docsgen.memo.remembered`)."""
     if not _building_another_language(config):
+        # ``mkdocs serve`` generates the site itself at its start, rather than take it from
+        # the cache folder: what generating leaves in this process (the pages of the areas,
+        # the suite's plan, the engine's answers) makes its reloads after an edit of the
+        # spec generate only what the edit changed.
+        make = _generate if _SERVING.get("command") == "serve" else _kept
         try:
-            output = remembered("site", _inputs_digest(config), lambda: _kept(config))
+            output = remembered("site", _inputs_digest(config), lambda: make(config))
         except DocsBuildError as exc:
             raise PluginError(f"schwimmen docs: {exc}") from None
         _state["output"] = output
         _state["used"] = set()
+        _state["pending"] = {}
+        _state["order"] = []
     config.nav = copy.deepcopy(_state["output"].nav)
+    _record_search(config)
     return config
 
 
@@ -314,6 +352,7 @@ def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
             if getattr(file, "locale", language) != language:
                 _point_at_default_language(file, language)
                 _ELSEWHERE.targets.add(file.src_uri)
+    _fingerprint_pages(config, files, language or "")
     return nav
 
 
@@ -335,6 +374,23 @@ class _LinkedElsewhere(logging.Filter):
 
 
 _ELSEWHERE = _LinkedElsewhere()
+
+
+class _DirtyIsExact(logging.Filter):
+    """MkDocs warns that a ``--dirty`` build "will likely lead to inaccurate navigation and
+    other links", since it builds only the pages whose file is newer than their output.
+    Here each page says itself whether its output would change (:func:`_fingerprint_pages`),
+    navigation and links included, so the warning is not so; it would also stop
+    ``mkdocs serve --dirty --strict`` at every build."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("A 'dirty' build is being performed")
+
+
+_BUILD_LOG = logging.getLogger("mkdocs.commands.build")
+for _old in [f for f in _BUILD_LOG.filters if type(f).__name__ == "_DirtyIsExact"]:
+    _BUILD_LOG.removeFilter(_old)
+_BUILD_LOG.addFilter(_DirtyIsExact())
 _PAGES_LOG = logging.getLogger("mkdocs.structure.pages")
 # ``mkdocs serve`` loads this file again for every build: one filter, the newest
 for _old in [f for f in _PAGES_LOG.filters if type(f).__name__ == "_LinkedElsewhere"]:
@@ -376,7 +432,9 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
         filled, problems = fill(markdown, parts, page.file.src_uri, _language(page))
         if problems:
             raise PluginError("schwimmen docs: " + "; ".join(str(p) for p in problems))
-        _state["used"].update(name for _, name in _markers(markdown))
+        used = {name for _, name in _markers(markdown)}
+        _state["used"].update(used)
+        _state["inserts"][page.file.dest_uri] = frozenset(used)
         markdown = filled
     markdown, kept = stash(markdown)
     if kept:
@@ -472,6 +530,7 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     cannot name the pages. Without the head links the script stays out of the way and the
     switch's own links (set in :func:`on_page_context`) are followed as they are.
     """
+    _remember(page)
     return _HEAD_ALTERNATE.sub("", output)
 
 
@@ -489,7 +548,10 @@ def on_post_build(config: MkDocsConfig) -> None:
     if i18n is not None and getattr(i18n, "building", False):
         return
     output: SiteOutput = _state["output"]
-    unused = sorted(set(output.inserts) - _state["used"])
+    _BUILT.update(_state["pending"])
+    _state["pending"] = {}
+    used = set(_state["used"]).union(*(r.inserts for r in _BUILT.values()))
+    unused = sorted(set(output.inserts) - used)
     if unused:
         raise PluginError(
             "schwimmen docs: generated parts no page in docs/ inserts: " + ", ".join(unused)
@@ -501,6 +563,7 @@ def on_post_build(config: MkDocsConfig) -> None:
     if not others or not merged.is_file():
         return
     index = json.loads(merged.read_text(encoding="utf-8"))
+    index["docs"] = in_page_order(index["docs"], _state["order"])
     index["docs"] += [_search_entry(entry, config) for entry in output.search]
     split = split_index(index, others)
     for folder, index in split.items():
@@ -516,6 +579,175 @@ def _search_entry(entry: SearchEntry, config: MkDocsConfig) -> dict[str, Any]:
     url = File(entry.page, config.docs_dir, config.site_dir, config.use_directory_urls).url
     location = url + (f"#{entry.anchor}" if entry.anchor else "")
     return {"location": location, "title": entry.title, "text": entry.text, "boost": entry.boost}
+
+
+# ---------------------------------------------------------------- mkdocs serve --dirty
+# What each page's last build left, by its place in the site (``de/rulesets/pagat/...``):
+# kept for the life of the process (MkDocs loads this file once per process and keeps it
+# between the builds of ``mkdocs serve``).
+_BUILT: dict[str, Built] = {}
+
+
+def _fingerprint_pages(config: MkDocsConfig, files: Files, language: str) -> None:
+    """Say for each page of this language whether its output can have changed since it
+    was last built (MkDocs asks ``File.is_modified`` under ``--dirty``, and builds only
+    the pages that say yes): a page is unchanged when its own Markdown (the generated
+    text, or the file with its inserts filled in this language) and everything every page
+    shows (the navigation and the titles in it, the files and their addresses, the
+    configuration, the theme's overrides, this hook) are as they were, and its output is
+    still there. A plain build asks nothing of this and builds every page."""
+    output: SiteOutput = _state["output"]
+    parts = {name: output.insert(name) for name in output.inserts}
+    pages: dict[str, str] = {}
+    generated: dict[str, str] = _state["content"]
+    for file in files.documentation_pages(inclusion=lambda _: True):
+        text = file.content_string
+        if file.src_uri not in generated:
+            text, _ = fill(text, parts, file.src_uri, getattr(file, "locale", None) or "en")
+        pages[file.dest_uri] = text
+    shared = site_fingerprint(
+        [
+            language,
+            json.dumps(config.nav, sort_keys=True, default=str),
+            Path(config.config_file_path or "").read_text(encoding="utf-8"),
+            Path(__file__).read_text(encoding="utf-8"),
+            digest([Path(config.theme.custom_dir or "")]),
+            *(f"{f.src_uri} {f.dest_uri} {f.inclusion} {getattr(f, 'locale', '')}" for f in files),
+        ],
+        pages,
+    )
+    for file in files.documentation_pages(inclusion=lambda _: True):
+        fingerprint = page_fingerprint(shared, file.dest_uri, pages[file.dest_uri])
+        _state["fingerprints"][file.dest_uri] = fingerprint
+        file.is_modified = functools.partial(_modified, file, fingerprint)  # type: ignore[method-assign]
+
+
+def _modified(file: File, fingerprint: str) -> bool:
+    built = _BUILT.get(file.dest_uri)
+    unchanged = built is not None and built.fingerprint == fingerprint
+    return not (unchanged and os.path.isfile(file.abs_dest_path))
+
+
+def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
+    """A page ``--dirty`` left as it was (:func:`_fingerprint_pages`) was not read: give it
+    what the pages that are built again show or check of it, as its last build left it
+    (its title in their navigation, its anchors and its links for the check of anchors,
+    its search entries), and note the order of the pages for the search index. The
+    theme's templates are compiled once per process (:class:`_Compiled`)."""
+    env.bytecode_cache = _COMPILED
+    search = _search_index(config)
+    by_path = {file.src_uri: file for file in files}
+    for file in files.documentation_pages():
+        page = file.page
+        if page is None:
+            continue
+        _state["order"].append(page.url)
+        built = _BUILT.get(file.dest_uri)
+        if page.markdown is not None or built is None:
+            continue
+        page.title = built.title  # type: ignore[assignment]
+        page.present_anchor_ids = set(built.anchors)
+        page.links_to_anchors = {}
+        for target, anchor, original in built.links:
+            to = by_path.get(target)
+            if to is not None:
+                page.links_to_anchors.setdefault(to, {})[anchor] = original
+        if search is not None:
+            search.entries.extend(dict(e) for e in built.entries)
+        _state["pending"][file.dest_uri] = built
+    return env
+
+
+class _Compiled(jinja2.BytecodeCache):
+    """The theme's templates compiled once per process: MkDocs makes a new template
+    environment for every build (two per reload, one per language), which compiled the
+    same templates again each time (Jinja names each by its source's checksum)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.kept:
+            bucket.bytecode_from_string(self.kept[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.kept[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED = _Compiled()
+
+
+def _remember(page: Page) -> None:
+    """What this page's build leaves for a later ``--dirty`` build (:func:`on_env`)."""
+    dest = page.file.dest_uri
+    fingerprint = _state["fingerprints"].get(dest)
+    if fingerprint is None:
+        return
+    links = tuple(
+        (to.src_uri, anchor, original)
+        for to, anchors in (page.links_to_anchors or {}).items()
+        for anchor, original in anchors.items()
+    )
+    _state["pending"][dest] = Built(
+        fingerprint=fingerprint,
+        title=page.title,
+        anchors=frozenset(page.present_anchor_ids or ()),
+        links=links,
+        entries=tuple(_state["entries"].pop(dest, ())),
+        inserts=_state["inserts"].pop(dest, frozenset()),
+    )
+
+
+def _search_index(config: MkDocsConfig) -> Any:
+    plugin = config.plugins.get("material/search") or config.plugins.get("search")
+    return getattr(plugin, "search_index", None)
+
+
+def _record_search(config: MkDocsConfig) -> None:
+    """Keep each page's search entries (:func:`_remember`) and take them from the last
+    build of the same content (the theme parses every page's HTML for them: a third of
+    rendering). The theme's own handling of ``--dirty`` (it keeps the last index and
+    replaces one page's entries) is turned off: the entries of every page left as it was
+    are added here (:func:`on_env`)."""
+    _state["fingerprints"] = {}
+    _state.setdefault("entries", {})
+    _state.setdefault("inserts", {})
+    plugin = config.plugins.get("material/search") or config.plugins.get("search")
+    index = getattr(plugin, "search_index", None)
+    if index is None:
+        return
+    plugin.is_dirty = False  # type: ignore[union-attr]
+    plugin.search_index_prev = None  # type: ignore[union-attr]
+    add = index.add_entry_from_context
+
+    def recorded(page: Page) -> None:
+        key = search_key(page.url, page.content or "", page.title, page.meta, _toc(page.toc))
+        found = _ENTRIES.get(key)
+        if found is None:
+            before = len(index.entries)
+            add(page)
+            found = _ENTRIES[key] = tuple(dict(e) for e in index.entries[before:])
+        else:
+            index.entries.extend(dict(e) for e in found)
+        _state["entries"][page.file.dest_uri] = found
+
+    index.add_entry_from_context = recorded
+
+
+# The search entries of a page's content, by its hash (:func:`_record_search`).
+_ENTRIES: dict[str, tuple[dict[str, Any], ...]] = {}
+
+
+def _toc(toc: Any) -> list[Any]:
+    return [[item.title, item.id, item.url, item.level, _toc(item.children)] for item in toc]
+
+
+_SERVING: dict[str, str] = {}
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    """Note which command runs the builds (see :func:`on_config`)."""
+    _SERVING["command"] = command
 
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:

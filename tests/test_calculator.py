@@ -9,6 +9,7 @@ test_docs_browser.py.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
 from itertools import combinations
 from pathlib import Path
@@ -24,12 +25,14 @@ from schwimmen.docsgen.calculator import (
     DIGITS,
     FLAGS,
     CalculatorData,
+    Table,
+    build_table,
     calculator_data,
     calculator_markup,
     hand_index,
     load_words,
 )
-from schwimmen.engine.hands import HandValue, evaluator_for
+from schwimmen.engine.hands import Evaluator, HandValue, evaluator_for
 from schwimmen.engine.handscore import ruleset_names, score, showdown
 from schwimmen.protocol.cards import Card, parse, text
 from schwimmen.spec.errors import SpecErrors
@@ -210,6 +213,75 @@ def test_every_three_card_hand_of_every_ruleset_agrees_with_the_engine(
         keys = sorted(rank_of_key)
         assert [rank_of_key[k] for k in keys] == list(range(len(keys))), name
     assert checked >= 4960 * len(groups)
+
+
+def _every_way_of_scoring(catalog: Catalog) -> list[Evaluator]:
+    """One evaluator per way of scoring hands among the calculator's rulesets."""
+    found: dict[int, Evaluator] = {}
+    for name in ruleset_names(catalog):
+        evaluator = evaluator_for(catalog.resolve(name).rules, table=False)
+        found.setdefault(id(evaluator), evaluator)
+    return list(found.values())
+
+
+def _table_agrees_with_evaluate(table: Table, hands: Sequence[Sequence[Card]]) -> None:
+    """Each hand's entry in ``table`` is the value :meth:`Evaluator.evaluate` gives it,
+    and hands of higher keys have higher ranks."""
+    evaluator = table.evaluator
+    position = {card: i for i, card in enumerate(evaluator.pack)}
+    rank_of_key: dict[int, int] = {}
+    for hand in hands:
+        index = hand_index(sorted(position[c] for c in hand))
+        digits = table.encoded[index * table.width : (index + 1) * table.width]
+        number = 0
+        for digit in digits:
+            number = number * len(DIGITS) + DIGITS.index(digit)
+        points, kind, suit, rank, flags = table.values[number]
+        value = evaluator.evaluate(hand)
+        got = {
+            "points": None if points is None else float(points),
+            "hand": kind,
+            "suit": suit,
+            "flags": flags,
+        }
+        assert got == _engine(value), [text(c) for c in hand]
+        assert rank_of_key.setdefault(value.key, rank) == rank, [text(c) for c in hand]
+    keys = sorted(rank_of_key)
+    ranks = [rank_of_key[k] for k in keys]
+    assert ranks == sorted(set(ranks))
+
+
+def test_tables_of_every_way_of_scoring_agree_with_evaluate_on_a_sample(
+    catalog: Catalog,
+) -> None:
+    """The tables value hands in groups the evaluator cannot tell apart
+    (:func:`hand_groups`); a sample of every table's hands, three of a rank included
+    (triples, Feuer, protecting sixes), against the evaluator's answer hand by hand."""
+    sizes = set()
+    for evaluator in _every_way_of_scoring(catalog):
+        sizes.add(evaluator.hand_size)
+        table = build_table(evaluator)
+        pack = evaluator.pack
+        picked = random.Random(f"{evaluator.hand_size}:{len(pack)}:{len(table.values)}")
+        hands = [picked.sample(pack, evaluator.hand_size) for _ in range(1500)]
+        for rank in {c & 15 for c in pack}:
+            same = [c for c in pack if c & 15 == rank]
+            rest = [c for c in pack if c & 15 != rank]
+            hands.append(same[:3] + picked.sample(rest, evaluator.hand_size - 3))
+        _table_agrees_with_evaluate(table, hands)
+    assert sizes == {3, 4}
+
+
+@pytest.mark.slow
+def test_every_four_card_hand_agrees_with_evaluate(catalog: Catalog) -> None:
+    """Exhaustive for the four-card tables ("41", 270,725 hands each), which the
+    three-card test above does not reach."""
+    four = [e for e in _every_way_of_scoring(catalog) if e.hand_size == 4]
+    assert four
+    for evaluator in four:
+        _table_agrees_with_evaluate(
+            build_table(evaluator), list(combinations(evaluator.pack, evaluator.hand_size))
+        )
 
 
 def test_exported_flags_are_the_engines_and_tables_are_shared(

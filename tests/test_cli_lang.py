@@ -192,7 +192,7 @@ def test_every_word_the_commands_ask_for_is_in_the_words_file() -> None:
 
 
 def test_the_words_file_passes_the_sites_checks() -> None:
-    from schwimmen.docsgen.pagedata import words
+    from schwimmen.spec.pagedata import words
 
     words.cache_clear()
     assert words()("cli.diff-title", "de", a="a", b="b", n=2)

@@ -168,8 +168,8 @@ def test_the_scenarios_and_their_fixtures_agree(catalog: Catalog) -> None:
 def test_the_page_runs_the_engine_and_refuses_to_contradict_a_fixture(catalog: Catalog) -> None:
     """Each ruleset's outcome comes from the engine; an engine whose answer differs from a
     fixture's case (here: the losses moved to another seat) is a problem for the build."""
+    from schwimmen.conformance.outcomes import answers
     from schwimmen.docsgen.context import build_context
-    from schwimmen.docsgen.outcomes import answers
     from schwimmen.engine.adapter import run_case
 
     site = build_context(catalog)
@@ -202,13 +202,15 @@ def test_the_outcome_tables_name_rulesets_as_players_know_them(catalog: Catalog)
     import html
     import re
 
+    from schwimmen.conformance.outcomes import answers, grouped
+    from schwimmen.conformance.plan import house_rule_of
     from schwimmen.docsgen import disagreements as page
     from schwimmen.docsgen.context import build_context
-    from schwimmen.docsgen.glance import load_glance
-    from schwimmen.docsgen.outcomes import answers, grouped
     from schwimmen.docsgen.rulepages import title_and_summary
     from schwimmen.docsgen.site import player_names
+    from schwimmen.docsgen.templates import render
     from schwimmen.engine.adapter import run_case
+    from schwimmen.spec.glance import load_glance
 
     site = build_context(catalog)
     rulesets = [*site.rulesets.values(), *site.with_house_rule.values()]
@@ -221,8 +223,13 @@ def test_the_outcome_tables_name_rulesets_as_players_know_them(catalog: Catalog)
     shown = page.Shown(fixture, tuple(grouped(found, origins)))
     data, _ = load_disagreements(bibliography=catalog.bibliography)
     for language in ("en", "de"):
-        table = "".join(
-            page._names(group, data.words(language), names, language) for group in shown.groups
+        table = render(
+            "dis-names.html",
+            language,
+            groups=shown.groups,
+            words=data.words(language),
+            shown_names=names,
+            house_rule_of=house_rule_of,
         )
         links = {
             tip: html.unescape(text)

@@ -218,7 +218,7 @@ def test_page_loads_cleanly_and_offline(
 def test_comparison_page_has_every_ruleset(driver: Any, base_url: str) -> None:
     """Every table of the comparison heads its columns with each ruleset's name for
     players and its id; the rules at a glance come first."""
-    from schwimmen.docsgen.glance import load_glance
+    from schwimmen.spec.glance import load_glance
     from schwimmen.spec.loader import Catalog
 
     words = load_glance()
@@ -635,7 +635,7 @@ def test_the_german_calculator_uses_the_same_tables(driver: Any, base_url: str) 
     _pick(driver, "AC", "AH", "AS")
     _check_rows(driver, Catalog.load(), [["AC", "AH", "AS"]])
     # rows are named as the comparison names the rulesets, in German
-    from schwimmen.docsgen.glance import load_glance
+    from schwimmen.spec.glance import load_glance
 
     glance = load_glance()
     heads = driver.execute_script(
@@ -757,7 +757,7 @@ def test_finder_leads_to_every_ruleset(driver: Any, base_url: str, screenshots: 
     grow wider than the phone."""
     from selenium.webdriver.common.by import By
 
-    from schwimmen.docsgen import finder
+    from schwimmen.spec import finder
 
     _viewport(driver, PHONE, mobile=True)
     _open(driver, base_url + PAGES["finder"])
@@ -780,11 +780,11 @@ def test_finder_leads_to_every_ruleset(driver: Any, base_url: str, screenshots: 
 
 
 def test_finder_script_agrees_with_the_python_logic(driver: Any, base_url: str) -> None:
-    """The page's script and ``schwimmen.docsgen.finder`` give the same ranking, the same
+    """The page's script and ``schwimmen.spec.finder`` give the same ranking, the same
     differences and the same house rule, in both languages, for many sets of answers."""
     import random
 
-    from schwimmen.docsgen import finder
+    from schwimmen.spec import finder
 
     _viewport(driver, DESKTOP, mobile=False)
     _open(driver, base_url + PAGES["finder"])
@@ -836,7 +836,7 @@ def test_finder_offers_a_house_rule_that_validates(
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from schwimmen.docsgen import finder
+    from schwimmen.spec import finder
     from schwimmen.spec.validate import validate_paths
 
     _viewport(driver, DESKTOP, mobile=False)
@@ -906,7 +906,7 @@ def _clashes(data: dict[str, Any]) -> dict[str, tuple[str, dict[str, str]]]:
     one or two answers that make it."""
     from itertools import combinations
 
-    from schwimmen.docsgen import finder
+    from schwimmen.spec import finder
 
     options = [
         (q["id"], a["id"]) for q in data["questions"] if not q["decides_game"] for a in q["answers"]
@@ -933,7 +933,7 @@ def test_finder_shows_a_clash_as_the_themes_admonition(
     the colour of their kind, and say what ``clash_text`` says, in the page's language."""
     from selenium.webdriver.common.by import By
 
-    from schwimmen.docsgen import finder
+    from schwimmen.spec import finder
 
     _viewport(driver, DESKTOP, mobile=False)
     _open(driver, base_url + PAGES["statistics"])

@@ -20,16 +20,18 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
+from markupsafe import Markup
 
 from schwimmen.cli.main import main
 from schwimmen.conformance.fixtures import Fixture, load_fixtures
-from schwimmen.docsgen import fixturetext, svgchart
+from schwimmen.conformance.plan import Suite
+from schwimmen.docsgen import fixturetext, templates
 from schwimmen.docsgen.markup import card, card_text, cards_in, esc
 from schwimmen.docsgen.site import check_citations, page_citations, plan_suite
-from schwimmen.docsgen.suite import Suite
 from schwimmen.spec.decisions import load_decisions
 from schwimmen.spec.disagreements import Disagreements, load_disagreements
 from schwimmen.spec.loader import Catalog
@@ -93,7 +95,7 @@ def test_comparison_page_names_all_ten_rulesets(site: Path, catalog: Catalog) ->
 
 @needs_mkdocs
 def test_the_comparison_starts_with_the_rules_at_a_glance(site: Path, catalog: Catalog) -> None:
-    from schwimmen.docsgen.glance import load_glance
+    from schwimmen.spec.glance import load_glance
 
     words = load_glance()
     html = _page(site, "compare")
@@ -115,7 +117,7 @@ def test_the_comparison_starts_with_the_rules_at_a_glance(site: Path, catalog: C
 
 @needs_mkdocs
 def test_every_pair_of_rulesets_has_a_page(site: Path, catalog: Catalog) -> None:
-    from schwimmen.docsgen.glance import load_glance
+    from schwimmen.spec.glance import load_glance
 
     words = load_glance()
     pages = list((site / "compare" / "pairs").glob("*-vs-*/index.html"))
@@ -569,9 +571,9 @@ def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
     """The fixture pages and the statistics charts build their phrases from label keys
     (``fixture.verb.<action>`` ...): each key they can form exists, in English and German,
     also for the branches no shipped fixture reaches."""
-    from schwimmen.docsgen.pagedata import words
+    from schwimmen.docsgen.fixturetext import KINDS, kind_help
     from schwimmen.docsgen.statistics import REASONS, reason_label
-    from schwimmen.docsgen.suite import KINDS, kind_help
+    from schwimmen.spec.pagedata import words
 
     fixture = next(f for f in fixtures if fixturetext.step_pairs(f))
     expect = {
@@ -627,22 +629,26 @@ def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
 
 
 def test_bar_charts_are_well_formed_svg() -> None:
+    charts = templates.environment().get_template("charts.html").module
+
+    def bar(label: str, segments: list[tuple[float, str, str]], text: str, href: Any) -> Any:
+        shown = [{"value": v, "css": css, "tip": tip} for v, css, tip in segments]
+        return {"label": label, "segments": shown, "text": text, "href": href}
+
     bars = [
-        svgchart.Bar(
-            "knock <&>", (svgchart.Segment(0.7, "sw-bar"), svgchart.Segment(0.1, "x")), "80%"
-        ),
-        svgchart.Bar("31", (svgchart.Segment(0.2, "sw-bar", "tip"),), "20%", href="#pagat"),
+        bar("knock <&>", [(0.7, "sw-bar", ""), (0.1, "x", "")], "80%", None),
+        bar("31", [(0.2, "sw-bar", "tip")], "20%", "#pagat"),
     ]
-    svg = svgchart.hbar_chart("How rounds end", bars, maximum=1.0)
+    svg = str(charts.hbar("How rounds end", bars, maximum=1.0))
     root = ElementTree.fromstring(svg)
     ns = "{http://www.w3.org/2000/svg}"
     assert root.tag == f"{ns}svg" and root.get("role") == "img"
     assert len(root.findall(f".//{ns}rect")) == 3
     assert "knock &lt;&amp;&gt;" in svg
-    columns = ElementTree.fromstring(svgchart.column_chart("Rounds", {3: 5, 5: 10}))
+    columns = ElementTree.fromstring(str(charts.columns("Rounds", {3: 5, 5: 10})))
     assert len(columns.findall(f".//{ns}rect")) == 2  # no column for the empty 4
-    figure = svgchart.figure("Caption", svg, note="a note")
-    assert "\n\n" not in figure  # one raw HTML block for Markdown
+    figure = str(charts.figure("Caption", note="a note", caller=lambda: Markup(svg)))
+    assert "\n" not in figure and svg in figure  # one raw HTML block for Markdown
 
 
 @needs_mkdocs
@@ -725,7 +731,7 @@ def test_every_reader_page_has_its_german_version(site: Path, catalog: Catalog) 
 
 @needs_mkdocs
 def test_german_rule_pages_show_the_german_titles_and_names(site: Path, catalog: Catalog) -> None:
-    from schwimmen.docsgen.pagedata import words
+    from schwimmen.spec.pagedata import words
 
     say = words()
     for rid, sf in catalog.rulesets.items():
@@ -745,7 +751,7 @@ def test_german_rule_pages_show_the_german_titles_and_names(site: Path, catalog:
 def test_every_ruleset_house_rule_and_parameter_has_its_german_words(catalog: Catalog) -> None:
     """The German pages never fall back to English for a title, a summary, a parameter's
     name or a named value's meaning."""
-    from schwimmen.docsgen.pagedata import glossary, words
+    from schwimmen.spec.pagedata import glossary, words
     from schwimmen.spec.parameters import BY_PATH, GROUPS
 
     for name, sf in {**catalog.rulesets, **catalog.house_rules}.items():
@@ -809,7 +815,7 @@ def _english_words() -> dict[str, str]:
     """Each English label of ``spec/words.yaml`` that is not also its German one, with the
     key it comes from; a label with ``{placeholders}`` stands for its longest fixed part.
     The parameters' English titles count too: the German page has its own for each."""
-    from schwimmen.docsgen.pagedata import words
+    from schwimmen.spec.pagedata import words
     from schwimmen.spec.parameters import BY_PATH
 
     say = words()

@@ -14,13 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from schwimmen.conformance.fixtures import Fixture
-from schwimmen.docsgen import glance as g
 from schwimmen.docsgen.compare import glance_part
 from schwimmen.docsgen.context import ruleset_order
 from schwimmen.docsgen.fixturepages import SEARCH_BOOST
 from schwimmen.docsgen.markup import pair_page, ruleset_page
 from schwimmen.docsgen.searchrank import rank, with_rank
 from schwimmen.resources import spec_dir
+from schwimmen.spec import glance as g
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import Catalog
 from schwimmen.spec.model import Ruleset

@@ -5,9 +5,11 @@ one."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from schwimmen.conformance.fixtures import Fixture
 from schwimmen.docsgen import calculator, disagreements, memo, statistics
 from schwimmen.engine.hands import evaluator_for
 from schwimmen.spec.cache import CACHE_DIR_ENV
@@ -69,11 +71,41 @@ def test_the_engines_answers_to_a_shown_position_are_kept_by_the_rulesets_values
 
     first = disagreements._answers(fixture, rulesets, run_case, values(rulesets))
     assert [a.name for a in first[0]] == ["pagat", "dutch"]
-    monkeypatch.setattr(disagreements, "answers", _refuse)
+    monkeypatch.setattr(disagreements, "engine_answer", _refuse)
     assert disagreements._answers(fixture, rulesets, run_case, values(rulesets)) == first
     other = [catalog.resolve("pagat"), catalog.resolve("scat")]
     with pytest.raises(AssertionError, match="computed again"):
         disagreements._answers(fixture, other, run_case, values(other))
+
+
+def test_a_changed_ruleset_asks_the_engine_again_under_that_ruleset_only(
+    cache: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``mkdocs serve`` after an edit of one ruleset: the answers under the others are
+    remembered one by one (also when the last build found them in the cache)."""
+    from schwimmen.conformance.fixtures import load_fixtures
+    from schwimmen.conformance.outcomes import answer
+    from schwimmen.engine.adapter import run_case
+
+    fixtures, _ = load_fixtures()
+    fixture = next(f for f in fixtures if f.id == "round/thirty-one-by-a-swap")
+    rulesets = [catalog.resolve("pagat"), catalog.resolve("dutch")]
+    settings = b"".join(memo.settings_of(r) for r in rulesets)
+    first, _ = disagreements._answers(fixture, rulesets, run_case, settings)
+    # a new process: the answers are in the cache folder only
+    monkeypatch.setattr(disagreements, "_ANSWERS", {})
+    assert disagreements._answers(fixture, rulesets, run_case, settings)[0] == first
+    asked: list[str] = []
+
+    def recorded(fixture: Fixture, ruleset: Ruleset, engine: Any) -> Any:
+        asked.append(ruleset.id)
+        return answer(fixture, ruleset, engine)
+
+    monkeypatch.setattr(disagreements, "engine_answer", recorded)
+    other = [catalog.resolve("pagat"), catalog.resolve("scat")]
+    again, _ = disagreements._answers(fixture, other, run_case, b"another set of rulesets")
+    assert asked == ["scat"]
+    assert again[0] == first[0] and again[1] == answer(fixture, other[1], run_case)[0]
 
 
 def test_the_last_site_is_remembered_while_its_files_are_unchanged(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 the answers a table playing it would give, and every house rule the page can offer is one
 ``schwimmen validate`` accepts and plays as answered.
 
-The logic tested here is the Python half (``schwimmen.docsgen.finder``) over the very data
+The logic tested here is the Python half (``schwimmen.spec.finder``) over the very data
 the page embeds; ``tests/test_docs_browser.py`` checks that the page's script gives the
 same answers.
 """
@@ -21,8 +21,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from schwimmen.docsgen import finder
-from schwimmen.spec import termination
+from schwimmen.docsgen import finderpage
+from schwimmen.spec import finder, termination
 from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.loader import SEPARATOR, Catalog
 from schwimmen.spec.parameters import PARAMETERS
@@ -119,14 +119,14 @@ def test_the_page_says_which_rulesets_the_questions_cannot_split(
     full = finder.export(questions, rulesets)
     if not finder.inseparable(full):
         expected = finder.fill_in(full["words"]["all-apart"]["en"], {"n": str(len(rulesets))})
-        assert finder.limits_markdown(full, rulesets, "en").strip() == expected
+        assert finderpage.limits_markdown(full, rulesets, "en").strip() == expected
     # With one question only, most rulesets stay together: the page names them and the
     # rules they differ in.
     one = finder.Finder(questions.words, questions.questions[-1:])
     few = finder.export(one, rulesets)
     groups = finder.inseparable(few)
     assert groups and all(len(g) > 1 for g in groups)
-    text = finder.limits_markdown(few, rulesets, "de")
+    text = finderpage.limits_markdown(few, rulesets, "de")
     for group in groups:
         line = next(li for li in text.splitlines() if rulesets[group[0]].title in li)
         for rid in group:
@@ -366,7 +366,7 @@ def test_the_german_result_and_file_name_the_ruleset_in_german(
         written += 1
     assert written
     one = finder.Finder(questions.words, questions.questions[-1:])
-    text = finder.limits_markdown(finder.export(one, rulesets, titles), rulesets, "de")
+    text = finderpage.limits_markdown(finder.export(one, rulesets, titles), rulesets, "de")
     named = [rid for rid in rulesets if f"[{titles[rid]['de']}](" in text]
     assert named and not [rid for rid in rulesets if f"[{rulesets[rid].title}](" in text]
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from schwimmen.cli.main import main
-from schwimmen.docsgen import finder as finder_module
 from schwimmen.resources import spec_dir
 from schwimmen.spec import cache, validate
+from schwimmen.spec import finder as finder_module
 
 FINDER = spec_dir().parent / "docs" / "data" / "finder.yaml"
 

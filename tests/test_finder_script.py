@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from schwimmen.docsgen import finder
+from schwimmen.spec import finder
 from schwimmen.spec.loader import Catalog
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from schwimmen.docsgen.pagedata import glossary, page_quotes, words
 from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec.pagedata import glossary, page_quotes, words
 from schwimmen.spec.parameters import BY_PATH
 
 

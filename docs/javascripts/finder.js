@@ -2,10 +2,10 @@
  * ruleset, what still differs, and a house rule for the differences.
  *
  * Everything it knows comes from the JSON the site's build puts into the page
- * (<script id="sw-finder-data">, made by schwimmen.docsgen.finder.export): the questions,
+ * (<script id="sw-finder-data">, made by schwimmen.spec.finder.export): the questions,
  * the words in English and German, each ruleset's values of the parameters the
  * questions ask about, and the changes the contradiction table (spec/contradictions.yaml)
- * refuses or suspects, so that the page never offers a house rule the loader refuses. The logic is the same as in schwimmen/docsgen/finder.py, which the
+ * refuses or suspects, so that the page never offers a house rule the loader refuses. The logic is the same as in schwimmen/spec/finder.py, which the
  * tests compare it with; nothing is fetched. The script does nothing on other pages.
  */
 (function () {

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from schwimmen.conformance.fixtures import Fixture, predicate_holds
+from schwimmen.conformance.fixtures import Case, Fixture, predicate_holds
 from schwimmen.spec.disagreements import scenario_ids
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.parameters import PARAMETERS
@@ -91,12 +91,18 @@ def _candidate_values(rulesets: list[Ruleset]) -> dict[str, dict[str, Any]]:
 
 
 def coverage(
-    fixtures: list[Fixture], rulesets: list[Ruleset], scenarios: Sequence[str] | None = None
+    fixtures: list[Fixture],
+    rulesets: list[Ruleset],
+    scenarios: Sequence[str] | None = None,
+    case_of: Callable[[Fixture, Ruleset], Case | None] | None = None,
 ) -> Coverage:
     """What ``fixtures`` pin under ``rulesets``: every parameter value, and every scenario
     of ``scenarios`` (by default those of ``spec/disagreements.yaml``). A scenario is
     pinned by a fixture whose ``disagreement`` names it; one that is only named in a
-    fixture's words is listed apart, as mentioned."""
+    fixture's words is listed apart, as mentioned. ``case_of`` answers as
+    :meth:`Fixture.applicable_case` does (a caller that has asked already passes its
+    answers)."""
+    applicable = case_of or Fixture.applicable_case
     if scenarios is None:
         scenarios = scenario_ids()
     values_of = {r.id: r.values() for r in rulesets}
@@ -104,7 +110,7 @@ def coverage(
     cases = 0
     for f in fixtures:
         for r in rulesets:
-            case = f.applicable_case(r)
+            case = applicable(f, r)
             if case is None:
                 continue
             cases += 1

@@ -36,16 +36,19 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from schwimmen.docsgen import memo
-from schwimmen.docsgen.pagedata import DEFAULT_LANGUAGE
 from schwimmen.engine import hands as hand_flags
 from schwimmen.engine.hands import Evaluator, HandValue, evaluator_for, scoring_key
-from schwimmen.protocol.cards import text
+from schwimmen.protocol.cards import suit_of, text
 from schwimmen.spec import words
 from schwimmen.spec.loader import SEPARATOR, Catalog
+from schwimmen.spec.pagedata import DEFAULT_LANGUAGE
 from schwimmen.spec.parameters import RANKS, SUITS
 from schwimmen.spec.rules import Rules
-from schwimmen.spec.vocabulary import CompleteTie, ProtectionEffect, TiedLowest
+from schwimmen.spec.vocabulary import CardByCard, CompleteTie, ProtectionEffect, TiedLowest
 
 DIGITS = "".join(chr(c) for c in range(0x20, 0x7F) if chr(c) not in '"\\')
 """The digits of the hand strings, 0 to 92: printable ASCII but the quote and backslash,
@@ -106,18 +109,14 @@ def width_for(count: int) -> int:
     return width
 
 
-def encode(numbers: Sequence[int], width: int) -> str:
+def encode(numbers: Sequence[int] | NDArray[np.int64], width: int) -> str:
     """Each number as ``width`` digits, most significant first."""
-    if width == 1:
-        return "".join(DIGITS[n] for n in numbers)
-    out = []
-    for number in numbers:
-        digits = []
-        for _ in range(width):
-            digits.append(DIGITS[number % BASE])
-            number //= BASE
-        out.append("".join(reversed(digits)))
-    return "".join(out)
+    left = np.asarray(numbers, dtype=np.int64)
+    places = np.empty((len(left), width), dtype=np.int64)
+    for place in range(width - 1, -1, -1):
+        places[:, place] = left % BASE
+        left = left // BASE
+    return np.frombuffer(DIGITS.encode("ascii"), dtype=np.uint8)[places].tobytes().decode("ascii")
 
 
 def _points(value: HandValue) -> int | float | None:
@@ -128,26 +127,89 @@ def _points(value: HandValue) -> int | float | None:
 
 
 def build_table(evaluator: Evaluator) -> Table:
-    """Every hand of the evaluator's pack, valued by the engine's exact evaluation."""
+    """Every hand of the evaluator's pack, valued by the engine's exact evaluation.
+
+    :meth:`Evaluator.evaluate` is asked once per group of hands it cannot tell apart
+    (:func:`hand_groups`), not once per hand: 4,960 three-card hands come to a few
+    hundred questions, the 270,725 four-card hands of "41" to about 4,000."""
     pack = evaluator.pack
-    size = evaluator.hand_size
-    total = comb(len(pack), size)
+    hands, groups = hand_groups(evaluator)
+    first = np.unique(groups, return_index=True, return_inverse=True)
     found: dict[tuple[Any, ...], int] = {}
-    hands = [0] * total
-    # Combinations of the positions taken from the top of the pack down come in the
-    # reverse order of their indices: the j-th is hand number total - 1 - j.
-    top_down = range(len(pack) - 1, -1, -1)
-    for j, positions in enumerate(combinations(top_down, size)):
-        value = evaluator.evaluate([pack[p] for p in reversed(positions)])
+    number_of_group = []
+    for row in first[1]:
+        value = evaluator.evaluate([pack[p] for p in hands[row]])
         entry = (value.key, _points(value), value.kind.value, value.suit, value.flags)
-        hands[total - 1 - j] = found.setdefault(entry, len(found))
+        number_of_group.append(found.setdefault(entry, len(found)))
     ordered = sorted(found, key=lambda e: (e[0], json.dumps(e[1:])))
     ranks = {key: rank for rank, key in enumerate(sorted({e[0] for e in ordered}))}
     renumber = [0] * len(found)
     for new, entry in enumerate(ordered):
         renumber[found[entry]] = new
     values = tuple((e[1], e[2], e[3], ranks[e[0]], e[4]) for e in ordered)
-    return Table(evaluator, values, encode([renumber[n] for n in hands], width_for(len(values))))
+    numbers = np.asarray([renumber[n] for n in number_of_group])[first[2].ravel()]
+    return Table(evaluator, values, encode(numbers, width_for(len(values))))
+
+
+def hand_groups(evaluator: Evaluator) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Every hand of the pack as the sorted pack positions of its cards, in index order
+    (:func:`hand_index`), and for each a number naming its group: hands of one group get
+    the same answer from :meth:`Evaluator.evaluate`.
+
+    That answer is read off the hand in two ways (rules-matrix §2.15–§2.20). A hand
+    holding three cards of one rank can be a triple, three aces, three sevens or
+    protecting sixes: it is a group of its own. Any other hand is worth its best suit,
+    the suit of the highest points, then of the higher place in the suit order, then of
+    the higher cards, the first in the pack's order on a full tie; its value depends on
+    nothing but that suit, its cards (the counting cards, which also decide the maximum
+    and the suited six-seven-eight) and, where the ruleset compares all cards, the ranks
+    of the whole hand. Those make the group. Hands of another size than three or four
+    cards are each a group of their own."""
+    pack = evaluator.pack
+    size = evaluator.hand_size
+    hands = np.array(list(combinations(range(len(pack)), size)), dtype=np.int64)
+    index = sum(_comb_column(hands[:, i], i + 1) for i in range(size))
+    in_order = np.empty_like(hands)
+    in_order[index] = hands
+    hands = in_order
+    if size not in (3, 4):
+        return hands, np.arange(len(hands), dtype=np.int64)
+    rules = evaluator.rules
+    suits = list(rules.cards.suits)
+    card_suit = np.array([suits.index(suit_of(c)) for c in pack])
+    card_place = np.array([evaluator.rank_pos[c] + 1 for c in pack])  # 1..15: a hex digit
+    card_value = np.array([evaluator.values[c] for c in pack])
+    card_rank = np.array([c & 15 for c in pack])
+    # the cards of each hand from the highest rank down, as the comparison reads them
+    by_place = np.take_along_axis(hands, np.argsort(-card_place[hands], axis=1), axis=1)
+    place = card_place[by_place]
+    ranks = card_rank[hands]
+    same = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2).max(axis=1) >= 3
+    scores = []
+    for s, suit in enumerate(suits):
+        held = card_suit[by_place] == s
+        digits = np.zeros(len(hands), dtype=np.int64)
+        for k in range(size):
+            digits = np.where(held[:, k], digits * 16 + place[:, k], digits)
+        digits <<= 4 * (size - held.sum(axis=1))
+        total = (card_value[by_place] * held).sum(axis=1)
+        order = evaluator.suit_rank.get(suit, 0)
+        score = ((total * 16 + order) << (4 * size)) | digits
+        scores.append(np.where(held.any(axis=1), score, -1))
+    best = np.argmax(np.stack(scores, axis=1), axis=1)
+    counting = np.stack(scores, axis=1)[np.arange(len(hands)), best] & ((1 << 4 * size) - 1)
+    group = (best << (4 * size)) | counting
+    if rules.comparison.card_by_card is CardByCard.ALL_CARDS:
+        whole = np.zeros(len(hands), dtype=np.int64)
+        for k in range(size):
+            whole = whole * 16 + place[:, k]
+        group = (group << (4 * size)) | whole
+    return hands, np.where(same, -1 - np.arange(len(hands)), group)
+
+
+def _comb_column(column: NDArray[np.int64], k: int) -> NDArray[np.int64]:
+    """``C(p, k)`` of each ``p`` in ``column``."""
+    return np.array([comb(p, k) for p in range(int(column.max()) + 1)], dtype=np.int64)[column]
 
 
 def kept_table(evaluator: Evaluator) -> Table:

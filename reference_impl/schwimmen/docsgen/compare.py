@@ -2,7 +2,7 @@
 
 The pages' prose is written in ``docs/compare/index.md`` and ``docs/compare/pairs.md``;
 this module makes the tables they insert (see :func:`inserts`): the rules at a glance
-(:mod:`schwimmen.docsgen.glance`), the full comparison and the grid of pairs, and the
+(:mod:`schwimmen.spec.glance`), the full comparison and the grid of pairs, and the
 45 pair pages. Rulesets are shown by their name for players and their id.
 
 The full comparison has one table per rule group (rows = parameters, columns =
@@ -24,7 +24,6 @@ from markupsafe import Markup, escape
 
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site, changed_params
-from schwimmen.docsgen.glance import Glance, cell_text, runs, shades
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     KIND_SYMBOL,
@@ -35,11 +34,12 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
     wide_page,
 )
-from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.tags import link, say
 from schwimmen.docsgen.templates import render
 from schwimmen.docsgen.values import Cell, row_cells, short, shown, value_classes
+from schwimmen.spec.glance import Glance, cell_text, runs, shades
 from schwimmen.spec.model import ProvenanceKind, Ruleset, Setting
+from schwimmen.spec.pagedata import words
 from schwimmen.spec.parameters import GROUPS, PARAMETERS
 
 PALETTE = 5  # distinct highlight colours for the values of one row (v1 … v5; v0 is plain)
@@ -147,7 +147,7 @@ def comparison_tables(site: Site, glance: Glance, language: str = "en") -> str:
 
 
 def glance_part(glance: Glance, rulesets: Mapping[str, Ruleset], language: str = "en") -> str:
-    """The rules at a glance (:mod:`schwimmen.docsgen.glance` words them)."""
+    """The rules at a glance (:mod:`schwimmen.spec.glance` words them)."""
     rows = []
     for row in glance.rows:
         texts = [cell_text(row, ruleset, language) for ruleset in rulesets.values()]

@@ -16,7 +16,7 @@ from schwimmen.spec.loader import SEPARATOR, Catalog, SpecFile
 from schwimmen.spec.model import ProvenanceKind, Ruleset
 
 if TYPE_CHECKING:
-    from schwimmen.docsgen.suite import Suite
+    from schwimmen.conformance.plan import Suite
 
 
 @dataclass(frozen=True)

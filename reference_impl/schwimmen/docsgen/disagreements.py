@@ -3,7 +3,7 @@
 The scenarios are the project's own data (``spec/disagreements.yaml``): each says in words
 what the position is and what it asks, and quotes the sources. The page draws the cards
 of the fixtures a scenario ``shows``, runs each of those positions through the reference
-engine under every ruleset of the default run (:mod:`schwimmen.docsgen.outcomes`), and
+engine under every ruleset of the default run (:mod:`schwimmen.conformance.outcomes`), and
 tables the answers, so that no outcome on the page is typed by hand. The page's prose is
 the Markdown file; here are only the tables, lists and figures it inserts.
 """
@@ -14,27 +14,18 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from markupsafe import Markup, escape
-
 from schwimmen.conformance.fixtures import Fixture
+from schwimmen.conformance.outcomes import Answer, Engine, Group, grouped, step_pairs
+from schwimmen.conformance.outcomes import answer as engine_answer
+from schwimmen.conformance.plan import Suite, house_rule_of
 from schwimmen.docsgen import memo
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site
-from schwimmen.docsgen.fixturetext import action, dealer_of, kind_badge, seats_of, step_pairs
+from schwimmen.docsgen.fixturetext import action, dealer_of, kind_badge, seats_of
 from schwimmen.docsgen.inserts import Insert
-from schwimmen.docsgen.markup import (
-    SCHEMA_REFERENCE,
-    fixture_page,
-    house_rule_page,
-    param_anchor,
-    ruleset_page,
-)
 from schwimmen.docsgen.outcome_text import outcome_lines
-from schwimmen.docsgen.outcomes import Answer, Engine, Group, answers, grouped
-from schwimmen.docsgen.suite import Suite, house_rule_of
-from schwimmen.docsgen.tags import cards, code, fill, joined, link, reference, strong
 from schwimmen.docsgen.templates import render
-from schwimmen.spec.disagreements import Disagreements, Scenario
+from schwimmen.spec.disagreements import Disagreements
 from schwimmen.spec.loader import SEPARATOR
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.parameters import PARAMETERS
@@ -42,7 +33,6 @@ from schwimmen.spec.parameters import PARAMETERS
 SUMMARY = "disagreements-summary"
 TOPICS = "disagreements-topics"
 SCENARIOS = "disagreements-scenarios"
-UNPINNED_MARK = "°"
 
 
 @dataclass(frozen=True)
@@ -91,20 +81,44 @@ def compute(
 def _answers(
     fixture: Fixture, rulesets: Sequence[Ruleset], engine: Engine, settings: bytes
 ) -> tuple[list[Answer], list[str]]:
-    """:func:`answers`, from the build cache while the fixture, the rulesets' values and
-    the code that plays and cuts the answers are as they were."""
+    """The engine's answers under each ruleset, from the build cache while the fixture,
+    the rulesets' values and the code that plays and cuts the answers are as they were.
+    Answers found there are remembered in this process one by one as well, so that a
+    later edit of one ruleset asks the engine again under that ruleset only."""
 
     def inputs() -> Iterator[tuple[str, bytes]]:
         yield "fixture", json.dumps(fixture.doc.data, sort_keys=True, default=str).encode()
         yield "rulesets", settings
-        yield from memo.code("docsgen/outcomes", "conformance/compare", "conformance/fixtures")
+        yield from memo.code("conformance/outcomes", "conformance/compare", "conformance/fixtures")
 
     def run() -> tuple[list[Answer], list[str]]:
-        return answers(fixture, rulesets, engine)
+        found = [_answer(fixture, r, engine) for r in rulesets]
+        return [a for a, _ in found], [p for _, p in found if p is not None]
 
     kind = "answers-" + fixture.id.replace("/", "--")
     found, wrong = memo.kept(kind, inputs, run, tuple)
+    if not wrong:
+        for ruleset, got in zip(rulesets, found, strict=True):
+            key = (id(fixture), ruleset.id, memo.settings_of(ruleset))
+            _ANSWERS.setdefault(key, (fixture, got, None))
     return list(found), list(wrong)
+
+
+# (fixture, ruleset id, ruleset's values) -> the engine's answer: ``mkdocs serve`` asks
+# again after each edit of the spec, which changes a ruleset or two at most.
+_ANSWERS: dict[tuple[int, str, bytes], tuple[Fixture, Answer, str | None]] = {}
+
+
+def _answer(fixture: Fixture, ruleset: Ruleset, engine: Engine) -> tuple[Answer, str | None]:
+    """:func:`schwimmen.conformance.outcomes.answer`, remembered in this process by the
+    fixture (the loader's object) and the ruleset's id and values."""
+    key = (id(fixture), ruleset.id, memo.settings_of(ruleset))
+    found = _ANSWERS.get(key)
+    if found is None or found[0] is not fixture:
+        if len(_ANSWERS) > 100_000:
+            _ANSWERS.clear()
+        found = _ANSWERS[key] = (fixture, *engine_answer(fixture, ruleset, engine))
+    return found[1], found[2]
 
 
 def _ordered(groups: Sequence[Group]) -> list[Group]:
@@ -192,126 +206,27 @@ def scenarios(
     the page is a short list of questions a player can open): the position in words, each
     shown position with its cards and the engine's answers under every ruleset, the
     sources' words, and the fixtures, decisions and rules it concerns."""
-    words = data.words(language)
     return block(
         render(
             "disagreements.html",
             language,
             data=data,
             computed=computed,
-            words=words,
+            words=data.words(language),
             kind_badge=kind_badge,
             steps=step_pairs,
             action=action,
-            position=lambda fixture: _position(fixture, words),
-            names=lambda group: _names(group, words, names or {}, language),
-            cell=lambda fixture, group: _cell(fixture, group.first, words, language),
-            facts=lambda scenario: _facts(site, suite, scenario, words),
+            dealer_of=dealer_of,
+            seats_of=seats_of,
+            house_rule_of=house_rule_of,
+            shown_names=names or {},
+            outcome_lines=outcome_lines,
+            site=site,
+            suite=suite,
+            by_id={f.id: f for f in suite.fixtures},
+            rules_of=_params,
         )
     )
-
-
-def _position(fixture: Fixture, words: Mapping[str, str]) -> list[Markup]:
-    """The cards as dealt, on as few lines as they fit: each seat's hand (with who deals,
-    who is out, lives left, who knocked), then the middle and the other piles."""
-    setup = fixture.setup
-    dealer = dealer_of(fixture)
-    hands: Mapping[str, Sequence[str]] = setup.get("hands", {})
-    lives = setup.get("lives")
-    out_seats = {str(s) for s in setup.get("eliminated", ())}
-    seats = []
-    for seat in seats_of(fixture):
-        notes = []
-        if seat == dealer:
-            notes.append(escape(words["note_deals"]))
-        if seat in out_seats:
-            notes.append(escape(words["note_out"]))
-        if isinstance(lives, Mapping) and seat in lives:
-            notes.append(fill(words["note_lives"], n=str(lives[seat])))
-        elif isinstance(lives, int):
-            notes.append(fill(words["note_lives"], n=str(lives)))
-        if seat == setup.get("knocker"):
-            notes.append(escape(words["note_knocked"]))
-        if seat not in hands and not notes:
-            continue  # nothing dealt to show, nothing to say
-        shown = Markup(f" {cards(hands[seat])}") if seat in hands else ""
-        note = Markup(f" <small>{joined(notes)}</small>") if notes else ""
-        seats.append(Markup(f"{strong(seat)}{shown}{note}"))
-    piles = [
-        Markup(f"{escape(words['pile_' + key])} {cards(setup[key])}")
-        for key in ("middle", "extra", "stock", "discard", "deck")
-        if key in setup
-    ]
-    later = len(setup.get("decks", ())) + len(setup.get("deals", ()))
-    if later:
-        piles.append(Markup(f"<small>{fill(words['later_rounds'], n=str(later))}</small>"))
-    return [joined(seats, " · "), *([joined(piles, " · ")] if piles else [])]
-
-
-def _names(group: Group, words: Mapping[str, str], names: Names, language: str) -> Markup:
-    """The rulesets of a row as players know them, each linked to its page with its id as
-    the tooltip; one whose answer no case of the fixture states is marked."""
-    shown = []
-    for answer in group.answers:
-        house = house_rule_of(answer.name)
-        page = house_rule_page(house) if house else ruleset_page(answer.name)
-        text = link(page, names.get(answer.name, {}).get(language) or answer.name, answer.name)
-        if answer.outcome is not None and not answer.pinned:
-            text += Markup(
-                f'<sup class="dis-unpinned" title="{escape(words["unpinned"])}">'
-                f"{UNPINNED_MARK}</sup>"
-            )
-        shown.append(text)
-    return joined(shown)
-
-
-def _cell(fixture: Fixture, answer: Answer, words: Mapping[str, str], language: str) -> Markup:
-    """What a ruleset makes of the position. The loader's and the engine's reasons are
-    English: another language says what happened in its own words and keeps the reason
-    as the cell's tooltip."""
-    if answer.misfit is not None:
-        return _reason(words["misfit"], answer.misfit, language)
-    if answer.error is not None:
-        return _reason(words["error"], answer.error, language)
-    if answer.stuck is not None:
-        number, reason = answer.stuck
-        steps = step_pairs(fixture)
-        step = escape(str(number))
-        if 0 < number <= len(steps):
-            seat, act = steps[number - 1]
-            step = Markup(f"{number} ({escape(seat)}: {code(act)})")
-        return Markup(f"<em>{fill(words['stuck'], step=step, reason=code(reason))}</em>")
-    lines = outcome_lines(answer.outcome or {}, step_pairs(fixture), words)
-    return Markup("<br>").join(lines)
-
-
-def _reason(label: str, reason: str, language: str) -> Markup:
-    if language == "en":
-        return Markup(f"<em>{escape(label)}</em> {escape(reason)}")
-    return Markup(f'<span title="{escape(reason)}"><em>{escape(label.rstrip(":"))}</em></span>')
-
-
-def _facts(site: Site, suite: Suite, scenario: Scenario, words: Mapping[str, str]) -> list[Markup]:
-    """The fixtures that pin the scenario, and the decisions and rules the positions shown
-    rest on, as small print with links."""
-    pinned = suite.pinned.get(scenario.id, ())
-    also = suite.mentioned.get(scenario.id, ())
-    by_id = {f.id: f for f in suite.fixtures}
-    shown = [by_id[i] for i in scenario.shows if i in by_id]
-    links = joined(link(fixture_page(i), i, by_id[i].title) for i in pinned if i in by_id)
-    parts = [Markup(f"{escape(words['pinned_by'])}: {links}")]
-    if also:
-        refs = joined(link(fixture_page(i), i) for i in also)
-        parts.append(Markup(f"{escape(words['also'])}: {refs}"))
-    decisions = sorted({d for f in shown for c in f.cases for d in c.defaults})
-    if decisions:
-        listed = joined(reference(d, site.all_decisions, site.decision_titles) for d in decisions)
-        parts.append(Markup(f"{escape(words['decisions'])}: {listed}"))
-    params = _params(shown)
-    if params:
-        listed = joined(link(f"{SCHEMA_REFERENCE}#{param_anchor(p)}", code(p)) for p in params)
-        parts.append(Markup(f"{escape(words['rules'])}: {listed}"))
-    return parts
 
 
 def _params(fixtures: Sequence[Fixture]) -> list[str]:

@@ -15,15 +15,17 @@ import inspect
 import io
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from schwimmen.docsgen import memo
 from schwimmen.docsgen.markup import code, esc, table
-from schwimmen.docsgen.pagedata import words
 from schwimmen.engine.match import Match
 from schwimmen.engine.reasons import DESCRIPTION, PHASES
 from schwimmen.protocol import actions as actions_module
 from schwimmen.protocol import events as ev
+from schwimmen.spec.model import Ruleset
+from schwimmen.spec.pagedata import words
 
 # The methods a program drives a match with, in the order a reader meets them.
 METHODS: Sequence[str] = (
@@ -71,14 +73,26 @@ print("last round:", last.reason.value, "-", last.why)
 """
 
 
-def run_example(ruleset: str) -> tuple[str, str, dict[str, Any]]:
-    """The example's code, what it printed, and the first observation it took."""
-    source = EXAMPLE.replace("{ruleset}", ruleset)
-    namespace: dict[str, Any] = {"__name__": "example"}
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(source, "engine-example.py", "exec"), namespace)
-    return source, out.getvalue(), namespace["view"]
+def run_example(ruleset: Ruleset) -> tuple[str, str, dict[str, Any]]:
+    """The example's code, what it printed, and the first observation it took; from the
+    build cache while the code, the ruleset's values and the engine are as they were."""
+    source = EXAMPLE.replace("{ruleset}", ruleset.id)
+
+    def run() -> tuple[str, dict[str, Any]]:
+        namespace: dict[str, Any] = {"__name__": "example"}
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(source, "engine-example.py", "exec"), namespace)
+        return out.getvalue(), namespace["view"]
+
+    def inputs() -> Iterator[tuple[str, bytes]]:
+        yield "source", source.encode()
+        yield "settings", memo.settings_of(ruleset)
+        protocol = ("actions", "cards", "events", "frozen", "nesting")
+        yield from memo.code("docsgen/engineapi", *(f"protocol/{name}" for name in protocol))
+
+    printed, view = memo.kept("engine-example", inputs, run, tuple)
+    return source, printed, view
 
 
 def _summary(obj: Callable[..., Any]) -> str:
@@ -152,8 +166,8 @@ def event_rows() -> list[list[str]]:
     return rows
 
 
-def page_parts(ruleset: str | None) -> dict[str, str]:
-    """The generated parts of ``docs/reference/engine.md``. ``ruleset`` names the ruleset
+def page_parts(ruleset: Ruleset | None) -> dict[str, str]:
+    """The generated parts of ``docs/reference/engine.md``. ``ruleset`` is the ruleset
     the example plays (the site's example house rule's origin); None leaves the example
     unrun and its parts out (quick builds)."""
 

@@ -17,11 +17,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from schwimmen.conformance.fixtures import Fixture
-from schwimmen.docsgen import fixturetext
+from schwimmen.conformance.plan import Suite, house_rule_of, name_of
+from schwimmen.docsgen import fixturetext, memo
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site
+from schwimmen.docsgen.fixturetext import KINDS, kind_help
 from schwimmen.docsgen.markup import (
     FIXTURES_INDEX,
     GUIDE_TEST,
@@ -31,10 +34,9 @@ from schwimmen.docsgen.markup import (
     link,
     table,
 )
-from schwimmen.docsgen.pagedata import words
-from schwimmen.docsgen.suite import KINDS, Suite, house_rule_of, kind_help, name_of
 from schwimmen.docsgen.tags import reference
 from schwimmen.docsgen.templates import render
+from schwimmen.spec.pagedata import words
 
 # Found by a search, after every rule page: a fixture weighs little.
 SEARCH_BOOST = 0.1
@@ -105,11 +107,31 @@ def area_markdown(site: Site, suite: Suite, area: str, fixtures: Sequence[Fixtur
 
 
 def area_pages(site: Site, suite: Suite) -> dict[str, str]:
-    """Every area's page by its path."""
-    return {
-        area_page(area): area_markdown(site, suite, area, fixtures)
-        for area, fixtures in suite.areas().items()
-    }
+    """Every area's page by its path. ``mkdocs serve`` generates the site again after an
+    edit of the spec; an area's page is made again only when what it shows has changed
+    (:func:`schwimmen.docsgen.memo.remembered`): its fixtures (the loader's objects, the
+    same while their files are), where their cases apply, the numbers and titles a page
+    links to, and the site's words."""
+    shared = repr(
+        (
+            sorted(site.refs),
+            sorted(site.scenario_titles.items()),
+            sorted(site.decision_titles.items()),
+            len(suite.names),
+            memo.words_digest(),
+        )
+    )
+    pages = {}
+    for area, fixtures in suite.areas().items():
+        runs = [suite.runs[f.id] for f in fixtures]
+        shown = [
+            (id(r.fixture), sorted(r.applies.items()), sorted(r.misfits.items()), r.unstated)
+            for r in runs
+        ]
+        key = repr((shared, shown))
+        kept = memo.remembered(f"area-{area}", key, partial(_area, site, suite, area, fixtures))
+        pages[area_page(area)] = kept[1]
+    return pages
 
 
 def search_entries(areas: Mapping[str, Sequence[Fixture]]) -> list[SearchEntry]:
@@ -161,3 +183,11 @@ def index_parts(site: Site, suite: Suite, language: str = "en") -> dict[str, str
         "fixtures-kinds": table(kinds_head, rows),
         "fixtures-areas": block(areas),
     }
+
+
+def _area(
+    site: Site, suite: Suite, area: str, fixtures: Sequence[Fixture]
+) -> tuple[Sequence[Fixture], str]:
+    """An area's page, with its fixtures (kept alive while the page is remembered by their
+    ``id``)."""
+    return fixtures, area_markdown(site, suite, area, fixtures)

@@ -18,12 +18,12 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from schwimmen.conformance.fixtures import Fixture
+from schwimmen.conformance.outcomes import step_pairs as step_pairs  # ft.step_pairs in templates
 from schwimmen.docsgen.markup import LETTER_SUIT, SCHEMA_REFERENCE, param_anchor
-from schwimmen.docsgen.pagedata import words
-from schwimmen.docsgen.suite import kind_help
 from schwimmen.docsgen.tags import card, cards, code, joined, link, say, strong
 from schwimmen.docsgen.values import short
 from schwimmen.engine.rounds import EndReason
+from schwimmen.spec.pagedata import words
 from schwimmen.spec.parameters import BY_PATH, PARAMETERS
 from schwimmen.spec.present import points as points_text
 
@@ -56,6 +56,16 @@ PILES = (
 )
 
 
+# The kinds of fixture in the order the site lists them; what each pins is the label
+# ``fixture-kind.<kind>.help`` of ``spec/words.yaml``.
+KINDS: tuple[str, ...] = ("hand-evaluation", "showdown", "round", "match", "setup")
+
+
+def kind_help(kind: str, language: str = "en") -> str:
+    """What a fixture of ``kind`` pins, in ``language``; empty for an unknown kind."""
+    return words()(f"fixture-kind.{kind}.help", language) if kind in KINDS else ""
+
+
 def kind_badge(kind: str, language: str = "en") -> Markup:
     """A fixture kind's badge: its id on English pages (the word the fixture files use),
     the kind's name in another language."""
@@ -84,14 +94,6 @@ def seats_of(fixture: Fixture) -> list[str]:
 def dealer_of(fixture: Fixture) -> str:
     seats = seats_of(fixture)
     return str(fixture.setup.get("dealer", seats[-1] if seats else "P1"))
-
-
-def step_pairs(fixture: Fixture) -> list[tuple[str, str]]:
-    out = []
-    for step in fixture.setup.get("steps", ()):
-        for seat, act in dict(step).items():
-            out.append((str(seat), str(act)))
-    return out
 
 
 # ----------------------------------------------------------------------------- moves

@@ -3,7 +3,7 @@ translations): the German words of the game, each with the source sentences that
 
 The sources are German and the spec quotes them verbatim, so a reader meets words like
 *schieben* or *Feuer* in every quote. The terms are data (``spec/glossary.yaml``, read by
-:mod:`schwimmen.docsgen.pagedata`); each entry quotes a source the way the spec does
+:mod:`schwimmen.spec.pagedata`); each entry quotes a source the way the spec does
 (source, section, line) and the build checks every quote against the source texts like the
 loader checks the spec's own quotes, so a wrong quote fails the build instead of misleading
 a reader.
@@ -25,9 +25,9 @@ from schwimmen.docsgen.markup import (
     link,
     param_anchor,
 )
-from schwimmen.docsgen.pagedata import Term, glossary, words
 from schwimmen.spec.errors import SpecError
 from schwimmen.spec.loader import Catalog
+from schwimmen.spec.pagedata import Term, glossary, words
 
 
 def term_index(terms: Sequence[Term]) -> str:

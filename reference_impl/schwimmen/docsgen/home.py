@@ -22,8 +22,9 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
     table,
 )
-from schwimmen.docsgen.pagedata import page_quotes, words
+from schwimmen.docsgen.templates import render_markdown
 from schwimmen.spec.model import ProvenanceKind
+from schwimmen.spec.pagedata import page_quotes, words
 
 
 def provenance_counts(site: Site, language: str) -> str:
@@ -60,42 +61,16 @@ def sources_table(site: Site, language: str, here: str = HOME) -> str:
 
 
 def sources(site: Site, language: str, here: str = HOME) -> str:
-    """A section per source: what it covers, how far to trust it, what it reports (the
-    reported texts' titles are their own; who made them and what they are is translated)."""
-    say = words()
-    out: list[str] = []
-    for source in site.catalog.bibliography.sources.values():
-        title = esc(source.text("title", language))
-        out += [f"### {source.id}: {title} {{#{source.id}}}", ""]
-        kind = esc(say(f"source-kind.{source.kind}", language))
-        out += [f"*{kind}*. {esc(source.text('covers', language))}", ""]
-        out += [
-            f'!!! trust "{say("source.trust", language)}"',
-            "",
-            f"    {esc(source.text('reliability', language))}",
-            "",
-        ]
-        if source.reports:
-            out += [say("source.reports", language), ""]
-            for report in source.reports:
-                note = f" {esc(report.text('note', language))}" if report.note else ""
-                out.append(
-                    f"- **{esc(report.id)}** ({say('source.footnote', language)} "
-                    f"{report.footnote}): *{esc(report.title)}*, "
-                    f"{esc(report.text('by', language))}; "
-                    f"{esc(report.text('kind', language))}.{note}"
-                )
-            out.append("")
-        described = [r for r in source.rulesets if r in site.rulesets]
-        if described:
-            out += [
-                say("source.rulesets", language)
-                + " "
-                + ", ".join(link(here, ruleset_page(r), code(r)) for r in described)
-                + ".",
-                "",
-            ]
-    return "\n".join(out)
+    """A section per source (the template ``home-sources.md``), each ending in a blank
+    line but the last."""
+    text = render_markdown(
+        "home-sources.md",
+        language,
+        sources=site.catalog.bibliography.sources.values(),
+        rulesets=site.rulesets,
+        here=here,
+    )
+    return text.removesuffix("\n")
 
 
 def quote_inserts(here: str = HOME) -> Mapping[str, Insert]:

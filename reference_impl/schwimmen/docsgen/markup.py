@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from schwimmen.docsgen.pagedata import words
 from schwimmen.spec.model import Citation, ProvenanceKind
+from schwimmen.spec.pagedata import words
 
 # ----------------------------------------------------------------------------- paths
 HOME = "index.md"

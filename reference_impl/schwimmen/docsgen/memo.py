@@ -26,6 +26,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
 
+from schwimmen.resources import spec_dir
 from schwimmen.spec.cache import cached
 from schwimmen.spec.model import Ruleset, thaw
 
@@ -81,6 +82,11 @@ def digest(folders: Iterable[Path | None], extra: Iterable[str] = ()) -> str:
                 found.update(str(path).encode() + b"\0")
                 found.update(path.read_bytes())
     return found.hexdigest()
+
+
+def words_digest() -> str:
+    """A hash of the site's words (``spec/words.yaml``), which most pages show."""
+    return hashlib.sha256((spec_dir() / "words.yaml").read_bytes()).hexdigest()
 
 
 def remembered(kind: str, key: str, make: Callable[[], T]) -> T:

@@ -1,4 +1,4 @@
-"""An engine answer (cut to what a fixture asks, :mod:`schwimmen.docsgen.outcomes`) in the
+"""An engine answer (cut to what a fixture asks, :mod:`schwimmen.conformance.outcomes`) in the
 short form of a table cell: ``ends after step 1: P1 shows Feuer · P2 −1, P3 −1``.
 
 The words are the disagreements file's labels (``spec/disagreements.yaml``), in the

@@ -26,13 +26,13 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
     table,
 )
-from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.tags import code as html_code
 from schwimmen.docsgen.tags import joined, say
 from schwimmen.docsgen.tags import link as html_link
 from schwimmen.docsgen.templates import render
 from schwimmen.docsgen.values import value_key
 from schwimmen.spec.model import Ruleset
+from schwimmen.spec.pagedata import words
 from schwimmen.spec.parameters import GROUPS, PARAMETERS, Parameter
 
 

@@ -16,8 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from schwimmen.conformance.fixtures import Case, Fixture
+from schwimmen.conformance.plan import Suite, area_of, name_of
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Fit, Site, changed_params
+from schwimmen.docsgen.fixturetext import KINDS
 from schwimmen.docsgen.markup import (
     COMPARISON,
     FIXTURES_INDEX,
@@ -26,11 +28,10 @@ from schwimmen.docsgen.markup import (
     esc,
     link,
 )
-from schwimmen.docsgen.pagedata import words
-from schwimmen.docsgen.suite import KINDS, Suite, area_of, name_of
 from schwimmen.docsgen.templates import render
 from schwimmen.spec.loader import SpecFile, translations_of
 from schwimmen.spec.model import Ruleset, Setting, translated
+from schwimmen.spec.pagedata import words
 from schwimmen.spec.parameters import BY_PATH, GROUPS, PARAMETERS, applicable
 
 Fits = Mapping[str, Sequence[Fit]]

@@ -14,22 +14,25 @@ import argparse
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from schwimmen.conformance.examples import make_examples
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.harness import default_rulesets, resolve_all
+from schwimmen.conformance.plan import Suite, build_suite
 from schwimmen.docsgen import (
     calculator,
     compare,
     disagreements,
     engineapi,
-    finder,
+    finderpage,
     fixturepages,
     glossary,
     guides,
     home,
-    pagedata,
+    memo,
     playguide,
     reference,
     rulepages,
@@ -38,9 +41,7 @@ from schwimmen.docsgen import (
     tags,
     testguide,
 )
-from schwimmen.docsgen.context import Site, build_context
-from schwimmen.docsgen.glance import Glance, load_glance
-from schwimmen.docsgen.glance import check as check_glance
+from schwimmen.docsgen.context import Fit, Site, build_context
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     CALCULATOR,
@@ -66,11 +67,14 @@ from schwimmen.docsgen.markup import (
     pair_page,
     ruleset_page,
 )
-from schwimmen.docsgen.suite import Suite, build_suite
 from schwimmen.engine.handscore import ruleset_names
+from schwimmen.resources import spec_dir
+from schwimmen.spec import finder, pagedata, termination
 from schwimmen.spec.decisions import Decisions
 from schwimmen.spec.disagreements import Disagreements
 from schwimmen.spec.errors import SpecErrors
+from schwimmen.spec.glance import Glance, load_glance
+from schwimmen.spec.glance import check as check_glance
 from schwimmen.spec.loader import SEPARATOR, Catalog
 from schwimmen.spec.model import Citation, Ruleset
 from schwimmen.spec.sources import Bibliography
@@ -150,8 +154,12 @@ def resolve_example(catalog: Catalog, path: Path) -> Ruleset:
     """Resolve the guide's example house rule on its origin, or raise
     :class:`DocsBuildError` with the loader's messages.
 
-    ``catalog`` should be a scratch catalog: resolving a file path registers the file.
+    The example is resolved on a scratch catalog of the same files: resolving a file
+    path registers the file, which must not show up among the spec's house rules.
     """
+    catalog, files = Catalog(catalog.bibliography), catalog
+    catalog.rulesets.update(files.rulesets)
+    catalog.house_rules.update(files.house_rules)
     example = catalog.add(path)
     problems = [str(e) for e in catalog.file_errors_for_path(str(path))]
     if example is None or problems or example.kind != "house-rule":
@@ -250,7 +258,7 @@ def build_site(given: SiteInput) -> SiteOutput:
         raise DocsBuildError(
             "the comparison's words do not fit the rulesets:\n" + "\n".join(map(str, wording))
         )
-    fits = {hid: site.fits(hid) for hid in site.house_rules}
+    fits = house_rule_fits(site)
     pages: list[Page] = []
     for language in pagedata.LANGUAGES:
         pages += [
@@ -307,7 +315,7 @@ def build_site(given: SiteInput) -> SiteOutput:
         fixturepages.index_parts(site, suite) if suite is not None else {},
         _testing_guide_parts(site, suite, given),
         _play_guide_parts(site, given),
-        engineapi.page_parts(given.example.base if given.examples else None),
+        engineapi.page_parts(catalog.resolve(given.example.base) if given.examples else None),
         reference.cli_parts(given.cli_parser),
         reference.schema_parts(given.schema, site),
         reference.decisions_parts(site),
@@ -336,6 +344,27 @@ def build_site(given: SiteInput) -> SiteOutput:
     return SiteOutput(pages, nav, made, tuple(search))
 
 
+def house_rule_fits(site: Site) -> dict[str, list[Fit]]:
+    """Where each house rule fits (:meth:`Site.fits`: it is resolved on every ruleset).
+    ``mkdocs serve`` generates the site again after each edit of the spec, which changes
+    one file: a house rule's fits are taken from the last generation in this process
+    while its file, every ruleset's file and the table of contradictions read the same
+    (their data, and where each part of it stands, which errors quote)."""
+    files = [site.catalog.rulesets[rid] for rid in sorted(site.catalog.rulesets)]
+    table = spec_dir() / termination.FILE
+    shared = repr(
+        (
+            [(sf.doc.data, sorted(sf.doc.positions.items())) for sf in files],
+            table.read_bytes() if table.is_file() else b"",
+        )
+    )
+    out = {}
+    for hid, sf in site.house_rules.items():
+        key = repr((shared, sf.doc.data, sorted(sf.doc.positions.items())))
+        out[hid] = memo.remembered(f"fits-{hid}", key, partial(site.fits, hid))
+    return out
+
+
 def finder_inserts(questions: finder.Finder, site: Site) -> dict[str, Insert]:
     """The variant finder's widget with its data, and the list of rulesets its questions
     cannot tell apart."""
@@ -346,8 +375,8 @@ def finder_inserts(questions: finder.Finder, site: Site) -> dict[str, Insert]:
     data = finder.export(questions, site.rulesets, titles)
     say = pagedata.words()
     return {
-        "variant-finder": lambda language: finder.widget_markdown(data, language),
-        "variant-finder-limits": lambda language: finder.limits_markdown(
+        "variant-finder": lambda language: finderpage.widget_markdown(data, language),
+        "variant-finder-limits": lambda language: finderpage.limits_markdown(
             data, site.rulesets, language, say.param_title
         ),
     }
@@ -441,7 +470,7 @@ def _reference_engine() -> Callable[[Mapping[str, Any]], Mapping[str, Any]]:
 def _testing_guide_parts(site: Site, suite: Suite | None, given: SiteInput) -> dict[str, str]:
     examples = None
     if suite is not None and given.examples:
-        examples = testguide.make_examples(site, suite, _reference_engine(), given.example.base)
+        examples = make_examples(site.rulesets, suite, _reference_engine(), given.example.base)
     return testguide.guide_parts(suite, given.adapter_example, examples)
 
 

@@ -5,13 +5,13 @@ Every figure comes from :func:`schwimmen.engine.simulate.simulate` with a fixed 
 one process (``jobs=1``; the figures do not depend on the number of jobs), and the mean
 hand values from :func:`schwimmen.engine.simulate.showdown_values` on a small sample. So
 the page is the output of ``schwimmen simulate RULESET --players N --matches M --seed S
---sample K`` for every ruleset, drawn as inline SVG charts; nothing is cached in the
-repository and nothing is fetched by the reader's browser.
+--sample K`` for every ruleset, drawn as inline SVG charts (the templates
+``statistics.html`` and ``charts.html``); nothing is cached in the repository and
+nothing is fetched by the reader's browser.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
@@ -27,11 +27,11 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
     table,
 )
-from schwimmen.docsgen.pagedata import words
-from schwimmen.docsgen.svgchart import Bar, Legend, Segment, column_chart, figure, grid, hbar_chart
+from schwimmen.docsgen.templates import render
 from schwimmen.engine.rounds import EndReason
 from schwimmen.engine.simulate import showdown_values, simulate
 from schwimmen.spec.model import Ruleset
+from schwimmen.spec.pagedata import words
 
 MATCHES = 300
 SEED = 1
@@ -142,168 +142,32 @@ def per100(share: float, language: str = "en") -> str:
     return decimal(100 * share, 1, language)
 
 
-def _ending_bars(fig: Figures, language: str = "en") -> list[Bar]:
-    say = words()
-    endings: Mapping[str, float] = fig.data["round_endings"]
-    at_deal: Mapping[str, float] = fig.data["ended_at_deal"]
-    bars = []
-    for reason in REASONS:
-        share = endings.get(reason, 0.0)
-        if not share:
-            continue
-        deal = at_deal.get(reason, 0.0)
-        label = (
-            fig.maximum_label(language) if reason == "maximum" else reason_label(reason, language)
-        )
-        text = (
-            say(
-                "stats.bar.with-deal",
-                language,
-                share=pct(share, language),
-                deal=pct(deal, language),
-            )
-            if deal
-            else pct(share, language)
-        )
-        bars.append(
-            Bar(
-                label,
-                (
-                    Segment(
-                        share - deal,
-                        f"sw-r sw-r-{reason}",
-                        say(
-                            "stats.tip.during-play",
-                            language,
-                            label=label,
-                            share=pct(share - deal, language),
-                        ),
-                    ),
-                    Segment(
-                        deal,
-                        f"sw-r sw-r-{reason} sw-deal",
-                        say("stats.tip.at-deal", language, label=label, share=pct(deal, language)),
-                    ),
-                ),
-                text,
-            )
-        )
-    return bars
-
-
-def _rounds_summary(rpm: Mapping[str, Any], language: str = "en") -> str:
-    """``mean 5.2, median 5, longest 14``: the rounds a match lasts."""
-    return words()(
-        "stats.rounds-summary",
-        language,
-        mean=decimal(rpm["mean"], 1, language),
-        median=rpm["median"],
-        longest=rpm["max"],
-    )
-
-
-def ruleset_charts(fig: Figures, language: str = "en") -> str:
-    say = words()
-    endings = hbar_chart(
-        say("stats.chart.endings", language, rid=fig.rid),
-        _ending_bars(fig, language),
-        maximum=1.0,
-        text_width=112,
-    )
-    per_match = column_chart(
-        say("stats.chart.per-match", language, rid=fig.rid), fig.rounds_per_match
-    )
-    losses: Mapping[str, int] = fig.data["losses_by_seat"]
-    wins: Mapping[str, int] = fig.data["wins_by_seat"]
-    seat_bars = [
-        Bar(
-            seat,
-            (
-                Segment(
-                    float(n),
-                    "sw-bar",
-                    say("stats.tip.seat", language, seat=seat, lost=n, won=wins.get(seat, 0)),
-                ),
-            ),
-            say("stats.bar.seat", language, lost=n, won=wins.get(seat, 0)),
-        )
-        for seat, n in losses.items()
-    ]
-    seats = hbar_chart(say("stats.chart.seats", language, rid=fig.rid), seat_bars, text_width=104)
-    deal_legend = Legend(
-        (
-            ("sw-neutral", say("stats.legend.during-play", language)),
-            ("sw-neutral sw-deal", say("stats.legend.at-deal", language)),
-        )
-    )
-    return grid(
-        [
-            key_figures(fig, language),
-            figure(say("stats.caption.endings", language), endings, legend=deal_legend),
-            figure(
-                say("stats.caption.per-match", language),
-                per_match,
-                note=_rounds_summary(fig.data["rounds_per_match"], language),
-            ),
-            figure(
-                say("stats.caption.seats", language),
-                seats,
-                note=say("stats.note.seats", language),
-            ),
-        ]
-    )
-
-
 def has_feuer(ruleset: Ruleset) -> bool:
     return str(ruleset.values().get("three_aces.kind")) == "feuer"
 
 
-def key_figures(fig: Figures, language: str = "en") -> str:
-    """The figures that are numbers rather than charts, as a small HTML table (it sits in
-    the chart grid, which Markdown leaves alone)."""
-    say = words()
-    d = fig.data
-    rows = [
-        (
-            say("stats.key.rounds", language),
-            say("stats.key.rounds-value", language, rounds=d["rounds"], matches=d["matches"]),
+def charts(part: str, language: str, **data: Any) -> str:
+    """The charts of the page's ``part`` (``overview``, or ``ruleset`` for ``fig``), drawn
+    by the template ``statistics.html`` with the numbers written in ``language``."""
+    say = partial(words(), language=language)
+    return render(
+        "statistics.html",
+        language,
+        part=part,
+        t=say,
+        reason=lambda r: reason_label(r, language),
+        rounds=lambda rpm: say(
+            "stats.rounds-summary",
+            mean=decimal(rpm["mean"], 1, language),
+            median=rpm["median"],
+            longest=rpm["max"],
         ),
-        (
-            say("stats.caption.per-match", language),
-            _rounds_summary(d["rounds_per_match"], language),
-        ),
-        (
-            say("stats.key.dealt-maximum", language, points=fig.ruleset.rules.maximum.points),
-            say("stats.key.per-100", language, n=per100(d["dealt_31_rate"], language)),
-        ),
-        (
-            say("stats.key.feuer", language),
-            say("stats.key.per-100", language, n=per100(d["dealt_feuer_rate"], language))
-            if has_feuer(fig.ruleset)
-            else say("stats.key.no-feuer", language),
-        ),
-        (say("stats.key.replayed", language), str(d["replayed_rounds"])),
-    ]
-    if fig.sample:
-        rows.append(
-            (
-                say("stats.key.showdown", language),
-                say(
-                    "stats.key.showdown-value",
-                    language,
-                    mean=decimal(fig.showdown_mean, 1, language),
-                    lowest=decimal(fig.lowest_mean, 1, language),
-                    n=fig.sample,
-                ),
-            )
-        )
-    if d.get("unfinished_matches"):
-        rows.append((say("stats.key.unfinished", language), str(d["unfinished_matches"])))
-    body = "".join(f"<tr><th>{html.escape(a)}</th><td>{html.escape(b)}</td></tr>" for a, b in rows)
-    caption = html.escape(say("stats.key.caption", language))
-    return (
-        f'<div class="sw-chart sw-figures"><p class="sw-caption">{caption}</p>'
-        f'<table class="sw-table"><tbody>{body}</tbody></table></div>'
+        pct=partial(pct, language=language),
+        decimal=partial(decimal, language=language),
+        per100=partial(per100, language=language),
+        has_feuer=has_feuer,
+        reasons=REASONS,
+        **data,
     )
 
 
@@ -343,62 +207,9 @@ def _overview(figures: Sequence[Figures], here: str, language: str = "en") -> li
         head.pop(1)
         for row in rows:
             row.pop(1)
-    longest = max((f.data["rounds_per_match"]["mean"] for f in figures), default=1.0)
-    mean_bars = [
-        Bar(
-            f.rid,
-            (Segment(f.data["rounds_per_match"]["mean"], "sw-bar"),),
-            decimal(f.data["rounds_per_match"]["mean"], 1, language),
-            href=f"#{f.rid}",
-        )
-        for f in figures
-    ]
     used = [r for r in REASONS if any(f.data["round_endings"].get(r) for f in figures)]
-    stack_bars = [
-        Bar(
-            f.rid,
-            tuple(
-                Segment(
-                    f.data["round_endings"].get(r, 0.0),
-                    f"sw-r sw-r-{r}",
-                    say(
-                        "stats.tip.ending",
-                        language,
-                        rid=f.rid,
-                        reason=reason_label(r, language),
-                        share=pct(f.data["round_endings"].get(r, 0.0), language),
-                    ),
-                )
-                for r in used
-            ),
-            href=f"#{f.rid}",
-        )
-        for f in figures
-    ]
-    legend = Legend(tuple((f"sw-r sw-r-{r}", reason_label(r, language)) for r in used))
-    charts = grid(
-        [
-            figure(
-                say("stats.caption.mean-per-match", language),
-                hbar_chart(
-                    say("stats.chart.mean-per-match", language),
-                    mean_bars,
-                    maximum=longest,
-                    text_width=40,
-                ),
-            ),
-            figure(
-                say("stats.caption.endings", language),
-                hbar_chart(
-                    say("stats.chart.endings-by-ruleset", language),
-                    stack_bars,
-                    maximum=1.0,
-                    text_width=6,
-                ),
-                legend=legend,
-            ),
-        ]
-    )
+    legend = [(f"sw-r sw-r-{r}", reason_label(r, language)) for r in used]
+    drawn = charts("overview", language, figures=figures, used=used, legend=legend)
     return [
         '<div class="sw-wide" markdown>',
         "",
@@ -406,7 +217,7 @@ def _overview(figures: Sequence[Figures], here: str, language: str = "en") -> li
         "",
         "</div>",
         "",
-        charts,
+        drawn,
         "",
     ]
 
@@ -449,7 +260,7 @@ def statistics_parts(
             "",
             line,
             "",
-            ruleset_charts(fig, language),
+            charts("ruleset", language, fig=fig),
             "",
         ]
     first = figures[0] if figures else None

@@ -26,8 +26,8 @@ from schwimmen.docsgen.markup import (
     house_rule_page,
     ruleset_page,
 )
-from schwimmen.docsgen.pagedata import DEFAULT_LANGUAGE, words
 from schwimmen.spec.loader import SEPARATOR
+from schwimmen.spec.pagedata import DEFAULT_LANGUAGE, words
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _CARD = re.compile(r"^(10|[2-9AKQJ])([CSHD])$")

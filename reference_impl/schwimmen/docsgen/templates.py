@@ -8,18 +8,20 @@ carries past Markdown as a block (:mod:`schwimmen.docsgen.blocks`).
 
 from __future__ import annotations
 
+import html
 import re
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
 
 from schwimmen.docsgen import markup, tags
 from schwimmen.docsgen.context import kind_counts
-from schwimmen.docsgen.pagedata import words
 from schwimmen.docsgen.values import shown
 from schwimmen.spec.model import ProvenanceKind
+from schwimmen.spec.pagedata import words
 from schwimmen.spec.parameters import BY_PATH, SUIT_NAMES_DE
 
 FOLDER = Path(__file__).resolve().parent / "templates"
@@ -33,6 +35,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=StrictUndefined,
+        extensions=["jinja2.ext.do"],
     )
     env.globals.update(
         card=tags.card,
@@ -59,8 +62,48 @@ def environment() -> Environment:
         value_text=shown,
         suit_symbol=markup.LETTER_SUIT.__getitem__,
         suit_name=SUIT_NAMES_DE.__getitem__,
+        x=escaped,
     )
     return env
+
+
+@cache
+def markdown_environment() -> Environment:
+    """The templates that write Markdown (``*.md``: parts a hand-written page inserts into
+    its prose, whose tables and links stay Markdown): nothing is escaped for HTML by
+    itself; ``esc`` escapes a text for Markdown, ``code`` writes inline code, ``link``
+    links from the page ``here`` to a file under ``docs/``, ``anchor`` writes a heading's
+    ``{#id}`` (which Jinja would read as a comment)."""
+    env = Environment(
+        loader=FileSystemLoader(FOLDER),
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=StrictUndefined,
+        extensions=["jinja2.ext.do"],
+    )
+    env.filters.update(esc=markup.esc, code=markup.code)
+    env.globals.update(
+        link=markup.link,
+        table=markup.table,
+        badge=markup.badge,
+        ruleset_page=markup.ruleset_page,
+        anchor=lambda name: "{#" + name + "}",
+    )
+    return env
+
+
+def render_markdown(name: str, language: str, **data: Any) -> str:
+    """The Markdown template ``name`` filled with ``data``, its words (``say``, plain text)
+    in ``language``."""
+    template = markdown_environment().get_template(name)
+    return template.render(say=partial(words(), language=language), language=language, **data)
+
+
+def escaped(text: object) -> Markup:
+    """``text`` escaped for HTML as :func:`html.escape` does, quotes as ``&quot;`` and
+    ``&#x27;`` (the charts' SVG escapes so)."""
+    return Markup(html.escape(str(text)))
 
 
 def render(name: str, language: str, **data: Any) -> str:

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from schwimmen.docsgen.markup import code, esc, suit_symbols
-from schwimmen.docsgen.pagedata import words
 from schwimmen.spec.model import Ruleset, Setting, thaw
+from schwimmen.spec.pagedata import words
 from schwimmen.spec.parameters import BY_PATH, RANKS, SUIT_NAMES_DE, Parameter
 from schwimmen.spec.present import value_text
 

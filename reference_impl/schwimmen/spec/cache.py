@@ -172,9 +172,6 @@ def cached(
     return value
 
 
-_DOCSGEN_CODE = _SPEC_CODE.parent / "docsgen"
-
-
 def checked_finder(
     path: Path, shown_as: str | None, check: Callable[[], list[SpecError]]
 ) -> list[SpecError]:
@@ -189,9 +186,7 @@ def checked_finder(
     def inputs() -> Iterator[tuple[str, bytes]]:
         yield "path", str(path.resolve()).encode()
         yield "shown-as", (shown_as or "").encode()
-        yield "finder", path.read_bytes()
-        for code in sorted(_DOCSGEN_CODE.glob("*.py")):
-            yield f"docsgen:{code.name}", code.read_bytes()
+        yield "finder", path.read_bytes()  # its code is :mod:`schwimmen.spec`'s (``_common``)
 
     return cached("finder", inputs, check, list)
 

@@ -137,7 +137,7 @@ def _check_alone(
 
 
 def _finder_errors(file: Path, shown_as: str | None = None) -> list[SpecError]:
-    from schwimmen.docsgen.finder import load_finder
+    from schwimmen.spec.finder import load_finder
 
     try:
         load_finder(file, shown_as)

@@ -1,5 +1,5 @@
-"""The conformance suite as the site sees it: which case of which fixture applies to which
-ruleset of the default run, computed once per build through the fixture loader.
+"""The plan of the default run: which case of which fixture applies to which ruleset of
+the default run, computed through the fixture loader (the site lists it on its pages).
 
 The fixtures are never read as YAML here: :func:`schwimmen.conformance.fixtures.load_fixtures`
 parses and validates them, :meth:`Fixture.fits` says where a position cannot exist and
@@ -10,23 +10,14 @@ runs.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from schwimmen.conformance.coverage import Coverage, coverage
 from schwimmen.conformance.fixtures import Case, Fixture
-from schwimmen.docsgen.pagedata import words
 from schwimmen.spec.loader import SEPARATOR
 from schwimmen.spec.model import Ruleset
-
-# The kinds of fixture in the order the site lists them; what each pins is the label
-# ``fixture-kind.<kind>.help`` of ``spec/words.yaml``.
-KINDS: tuple[str, ...] = ("hand-evaluation", "showdown", "round", "match", "setup")
-
-
-def kind_help(kind: str, language: str = "en") -> str:
-    """What a fixture of ``kind`` pins, in ``language``; empty for an unknown kind."""
-    return words()(f"fixture-kind.{kind}.help", language) if kind in KINDS else ""
 
 
 @dataclass(frozen=True)
@@ -113,17 +104,17 @@ def build_suite(
     """Plan the default run: every fixture against every ruleset, as the harness does; the
     scenarios they pin are counted as ``schwimmen conformance coverage`` counts them."""
     ordered = tuple(sorted(fixtures, key=lambda f: f.id))
+    settings = {r.id: json.dumps(r.values(), sort_keys=True).encode() for r in rulesets}
     runs: dict[str, FixtureRuns] = {}
     for fixture in ordered:
         applies: dict[int, list[str]] = {}
         misfits: dict[str, str] = {}
         unstated: list[str] = []
         for ruleset in rulesets:
-            why = fixture.fits(ruleset)
+            why, case = _planned(fixture, ruleset, settings[ruleset.id])
             if why is not None:
                 misfits[ruleset.id] = why
                 continue
-            case = fixture.applicable_case(ruleset)
             if case is None:
                 unstated.append(ruleset.id)
             else:
@@ -131,7 +122,12 @@ def build_suite(
         runs[fixture.id] = FixtureRuns(
             fixture, {i: tuple(n) for i, n in applies.items()}, misfits, tuple(unstated)
         )
-    cov = coverage(list(ordered), list(rulesets), scenarios)
+    # remembered in this process while the fixtures and the rulesets' values are the same
+    key = repr(([id(f) for f in ordered], sorted(settings.items()), scenarios))
+    last = _COVERAGE.get("last")
+    if last is None or last[0] != key:
+        last = _COVERAGE["last"] = (key, _coverage(ordered, rulesets, scenarios, settings))
+    cov = last[1][1]
     return Suite(
         fixtures=ordered,
         names=tuple(r.id for r in rulesets),
@@ -140,3 +136,44 @@ def build_suite(
         pinned={k: tuple(v) for k, v in cov.disagreements.items() if v},
         mentioned={k: tuple(v) for k, v in cov.mentioned.items()},
     )
+
+
+# The last coverage computed in this process, by what it was made of (``mkdocs serve``
+# plans the suite again after each edit of the spec).
+_COVERAGE: dict[str, tuple[str, tuple[Sequence[Fixture], Coverage]]] = {}
+
+
+def _coverage(
+    fixtures: Sequence[Fixture],
+    rulesets: Sequence[Ruleset],
+    scenarios: Sequence[str] | None,
+    settings: Mapping[str, bytes],
+) -> tuple[Sequence[Fixture], Coverage]:
+    """:func:`coverage`, with the fixtures it was made of (kept alive while it is
+    remembered by their ``id``)."""
+    found = coverage(
+        list(fixtures), list(rulesets), scenarios, lambda f, r: _planned(f, r, settings[r.id])[1]
+    )
+    return fixtures, found
+
+
+# (fixture, ruleset id, ruleset's values) -> where the fixture stands under the ruleset;
+# ``mkdocs serve`` plans the suite again after each edit of the spec, and an edit changes
+# the values of a ruleset or two at most (the fixtures are the loader's, the same objects
+# while their files are unchanged).
+_PLANS: dict[tuple[int, str, bytes], tuple[Fixture, str | None, Case | None]] = {}
+
+
+def _planned(fixture: Fixture, ruleset: Ruleset, settings: bytes) -> tuple[str | None, Case | None]:
+    """Why ``fixture``'s position cannot exist under ``ruleset`` (:meth:`Fixture.fits`),
+    and the case that applies to it (:meth:`Fixture.applicable_case`): both depend on the
+    fixture and the ruleset's id and values only."""
+    key = (id(fixture), ruleset.id, settings)
+    found = _PLANS.get(key)
+    if found is None or found[0] is not fixture:
+        if len(_PLANS) > 100_000:
+            _PLANS.clear()
+        why = fixture.fits(ruleset)
+        found = (fixture, why, None if why is not None else fixture.applicable_case(ruleset))
+        _PLANS[key] = found
+    return found[1], found[2]

@@ -13,6 +13,8 @@ The functions below the export (:func:`ranking`, :func:`differences`,
 script's: the build uses them to say which rulesets the questions cannot tell apart, and
 the tests use them to check every ruleset can be reached and every house rule the page
 can offer is one ``schwimmen validate`` accepts, and that the script answers alike.
+``schwimmen validate`` checks the questions with the catalog (:func:`load_finder`); the
+site's page puts the export on the page (:mod:`schwimmen.docsgen.finderpage`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from schwimmen.docsgen.markup import ruleset_page
 from schwimmen.spec import termination
 from schwimmen.spec.errors import JsonPath, SpecError, SpecErrors
 from schwimmen.spec.model import Ruleset, thaw
@@ -103,10 +104,11 @@ class Finder:
     questions: tuple[Question, ...]
 
     def word(self, name: str, language: str, **fill: str) -> str:
-        return fill_in(_pick(self.words[name], language), fill)
+        return fill_in(pick(self.words[name], language), fill)
 
 
-def _pick(text: Text, language: str) -> str:
+def pick(text: Text, language: str) -> str:
+    """A text in ``language``, or in English where it has none."""
     return text.get(language) or text["en"]
 
 
@@ -295,7 +297,7 @@ def export(
             {
                 "id": rid,
                 "title": dict(names.get(rid) or {"en": ruleset.title}),
-                "url": page_url(ruleset_page(rid)),
+                "url": page_url(f"rulesets/{rid}.md"),
                 "values": {
                     p: thaw(ruleset.settings[p].value) if p in ruleset.settings else None
                     for p in params
@@ -424,7 +426,8 @@ def nearest(data: Data, answers: Answers) -> list[str]:
     return [k.id for k in ranks if (k.game, k.other) == top]
 
 
-def _ruleset(data: Data, rid: str) -> Data:
+def ruleset_entry(data: Data, rid: str) -> Data:
+    """The exported entry of ruleset ``rid`` (its title, page and values)."""
     found: Data = next(r for r in data["rulesets"] if r["id"] == rid)
     return found
 
@@ -451,7 +454,7 @@ def house_rule_changes(data: Data, rid: str, answers: Answers) -> tuple[list[Cha
     """The values a house rule on ``rid`` must set to play as answered, in file order, and
     the questions whose answer cannot be written on ``rid`` (its parameters do not apply
     there). Answers deciding the game are never written."""
-    base = _ruleset(data, rid)["values"]
+    base = ruleset_entry(data, rid)["values"]
     changes: dict[str, Change] = {}
     for q, a in counted(data, answers):
         if q["decides_game"] or agrees(base, a):
@@ -506,9 +509,9 @@ def clash(data: Data, rid: str, answers: Answers) -> Clash | None:
 def clash_text(data: Data, rid: str, found: Clash, language: str) -> str:
     """What the page says of a clash: the questions by their text, the ruleset by name."""
     questions = {q["id"]: q for q in data["questions"]}
-    asked = " ".join(_pick(questions[q]["text"], language) for q in found.questions)
-    title = _pick(_ruleset(data, rid)["title"], language)
-    return _word(data, found.kind, language, questions=asked, ruleset=title)
+    asked = " ".join(pick(questions[q]["text"], language) for q in found.questions)
+    title = pick(ruleset_entry(data, rid)["title"], language)
+    return word(data, found.kind, language, questions=asked, ruleset=title)
 
 
 @dataclass(frozen=True)
@@ -524,7 +527,7 @@ class Difference:
 
 
 def differences(data: Data, rid: str, answers: Answers) -> list[Difference]:
-    values = _ruleset(data, rid)["values"]
+    values = ruleset_entry(data, rid)["values"]
     _, dropped = house_rule_changes(data, rid, answers)
     out = []
     for q, a in counted(data, answers):
@@ -554,11 +557,12 @@ def yaml_value(value: Any) -> str:
 
 
 def file_name(data: Data, language: str) -> str:
-    return _word(data, "file-id", language) + ".yaml"
+    return word(data, "file-id", language) + ".yaml"
 
 
-def _word(data: Data, name: str, language: str, **fill: str) -> str:
-    return fill_in(_pick(data["words"][name], language), fill)
+def word(data: Data, name: str, language: str, **fill: str) -> str:
+    """One of the widget's words from the export, in ``language``, its gaps filled."""
+    return fill_in(pick(data["words"][name], language), fill)
 
 
 def house_rule_yaml(data: Data, rid: str, answers: Answers, language: str) -> str | None:
@@ -571,15 +575,15 @@ def house_rule_yaml(data: Data, rid: str, answers: Answers, language: str) -> st
     found = clash(data, rid, answers)
     if found is not None and found.kind == "refused":
         return None
-    title = _pick(_ruleset(data, rid)["title"], language)
+    title = pick(ruleset_entry(data, rid)["title"], language)
     questions = {q["id"]: q for q in data["questions"]}
     name = file_name(data, language)
     lines = [
-        "# " + _word(data, "file-comment", language, file=name),
-        "id: " + _word(data, "file-id", language),
+        "# " + word(data, "file-comment", language, file=name),
+        "id: " + word(data, "file-id", language),
         "kind: house-rule",
-        "title: " + yaml_value(_word(data, "file-title", language)),
-        "summary: " + yaml_value(_word(data, "file-summary", language, ruleset=title)),
+        "title: " + yaml_value(word(data, "file-title", language)),
+        "summary: " + yaml_value(word(data, "file-summary", language, ruleset=title)),
         "origin: " + rid,
         "rules:",
     ]
@@ -592,12 +596,12 @@ def house_rule_yaml(data: Data, rid: str, answers: Answers, language: str) -> st
         q = questions[change.question]
         a = _answer(q, change.answer)
         assert a is not None
-        why = _word(
+        why = word(
             data,
             "file-why",
             language,
-            question=_pick(q["text"], language),
-            answer=_pick(a["text"], language),
+            question=pick(q["text"], language),
+            answer=pick(a["text"], language),
         )
         lines += [
             f"    {param}:",
@@ -610,7 +614,7 @@ def house_rule_yaml(data: Data, rid: str, answers: Answers, language: str) -> st
 
 def own_answers(data: Data, rid: str) -> dict[str, str]:
     """The answers a table playing ``rid`` would give (where one fits)."""
-    values = _ruleset(data, rid)["values"]
+    values = ruleset_entry(data, rid)["values"]
     out = {}
     for q in data["questions"]:
         a = matching_answer(q, values)
@@ -627,47 +631,3 @@ def inseparable(data: Data) -> list[list[str]]:
         key = json.dumps(own_answers(data, r["id"]), sort_keys=True)
         groups.setdefault(key, []).append(r["id"])
     return [g for g in groups.values() if len(g) > 1]
-
-
-# ----------------------------------------------------------------------------- the page
-def widget_markdown(data: Data, language: str) -> str:
-    """The element the script fills, with the data it reads; a note without JavaScript."""
-    return (
-        '<div class="sw-finder" id="sw-finder">\n'
-        f"<noscript><p>{_escape(_word(data, 'no-script', language))}</p></noscript>\n"
-        "</div>\n"
-        f'<script type="application/json" id="sw-finder-data">{script_json(data)}</script>\n'
-    )
-
-
-def limits_markdown(
-    data: Data,
-    rulesets: Mapping[str, Ruleset],
-    language: str,
-    param_title: Callable[[str, str], str] | None = None,
-) -> str:
-    """Which rulesets the questions cannot tell apart, and the rules they differ in (named
-    by ``param_title(path, language)``, the parameter's English title without it)."""
-    groups = inseparable(data)
-    if not groups:
-        return _word(data, "all-apart", language, n=str(len(data["rulesets"]))) + "\n"
-    lines = [_word(data, "together", language), ""]
-    for group in groups:
-        first = rulesets[group[0]].values()
-        differ = [
-            param_title(p.path, language) if param_title else p.title
-            for p in PARAMETERS
-            if any(rulesets[rid].values().get(p.path) != first.get(p.path) for rid in group)
-        ]
-        here = posixpath.dirname(PAGE)
-        names = ", ".join(
-            f"[{_pick(_ruleset(data, rid)['title'], language)}]"
-            f"({posixpath.relpath(ruleset_page(rid), here)})"
-            for rid in group
-        )
-        lines.append(f"- {names}: {_word(data, 'differ-in', language)} {', '.join(differ)}")
-    return "\n".join(lines) + "\n"
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,7 +1,7 @@
 """What the reference engine answers for a fixture's position under every ruleset, in the
 shape of what the fixture asks.
 
-The disagreements page shows each scenario's outcome under every ruleset of the default
+The site's disagreements page shows each scenario's outcome under every ruleset of the default
 run. Nothing of it is typed: the position of a pinning fixture is run through the engine's
 one door (:func:`schwimmen.engine.adapter.run_case`, handed in as ``engine``) under each
 ruleset, and the answer is cut down to what the fixture's cases state (who loses, whether
@@ -21,7 +21,6 @@ from typing import Any
 
 from schwimmen.conformance.compare import compare
 from schwimmen.conformance.fixtures import Case, Fixture
-from schwimmen.docsgen.fixturetext import step_pairs
 from schwimmen.spec.model import Ruleset
 
 Engine = Callable[[Mapping[str, Any]], Mapping[str, Any]]
@@ -70,44 +69,53 @@ class Group:
         return self.answers[0]
 
 
+def step_pairs(fixture: Fixture) -> list[tuple[str, str]]:
+    """The fixture's steps as (seat, action) pairs, in the order they are played."""
+    out = []
+    for step in fixture.setup.get("steps", ()):
+        for seat, act in dict(step).items():
+            out.append((str(seat), str(act)))
+    return out
+
+
 def answers(
     fixture: Fixture, rulesets: Sequence[Ruleset], engine: Engine
 ) -> tuple[list[Answer], list[str]]:
     """The engine's answer under each ruleset, and the problems found: a pinned ruleset
     whose answer differs from the fixture's case."""
-    out: list[Answer] = []
-    problems: list[str] = []
+    found = [answer(fixture, ruleset, engine) for ruleset in rulesets]
+    return [a for a, _ in found], [p for _, p in found if p is not None]
+
+
+def answer(fixture: Fixture, ruleset: Ruleset, engine: Engine) -> tuple[Answer, str | None]:
+    """The engine's answer under one ruleset, and the problem, if its case says otherwise."""
+    misfit = fixture.fits(ruleset)
+    if misfit is not None:
+        return Answer(ruleset.id, misfit=misfit), None
+    reply = engine(fixture.request(ruleset))
+    if reply.get("status") != "ok":
+        message = str(reply.get("message") or reply.get("reason") or reply.get("status"))
+        return Answer(ruleset.id, error=message), None
+    outcome: Mapping[str, Any] = reply["outcome"]
     steps = len(step_pairs(fixture))
-    for ruleset in rulesets:
-        misfit = fixture.fits(ruleset)
-        if misfit is not None:
-            out.append(Answer(ruleset.id, misfit=misfit))
-            continue
-        reply = engine(fixture.request(ruleset))
-        if reply.get("status") != "ok":
-            message = str(reply.get("message") or reply.get("reason") or reply.get("status"))
-            out.append(Answer(ruleset.id, error=message))
-            continue
-        outcome: Mapping[str, Any] = reply["outcome"]
-        case = fixture.applicable_case(ruleset)
-        if case is not None:
-            verdict = compare(case.expect, outcome, steps)
-            if verdict.mismatches:
-                shown = "; ".join(str(m) for m in verdict.mismatches[:3])
-                problems.append(
-                    f"{fixture.id} under {ruleset.id}: the reference engine differs from "
-                    f"case {case.label()!r}: {shown}"
-                )
-            shape = case.expect
-        else:
-            stuck = _first_refused(outcome)
-            if stuck is not None:
-                out.append(Answer(ruleset.id, stuck=stuck))
-                continue
-            shape = _nearest(fixture.cases, outcome, steps).expect
-        projected = project(shape, outcome, fixture)
-        out.append(Answer(ruleset.id, outcome=projected, pinned=case is not None))
-    return out, problems
+    case = fixture.applicable_case(ruleset)
+    problem = None
+    if case is not None:
+        verdict = compare(case.expect, outcome, steps)
+        if verdict.mismatches:
+            shown = "; ".join(str(m) for m in verdict.mismatches[:3])
+            problem = (
+                f"{fixture.id} under {ruleset.id}: the reference engine differs from "
+                f"case {case.label()!r}: {shown}"
+            )
+        shape = case.expect
+    else:
+        stuck = _first_refused(outcome)
+        if stuck is not None:
+            return Answer(ruleset.id, stuck=stuck), None
+        shape = _nearest(fixture.cases, outcome, steps).expect
+    projected = project(shape, outcome, fixture)
+    return Answer(ruleset.id, outcome=projected, pinned=case is not None), problem
 
 
 def _first_refused(outcome: Mapping[str, Any]) -> tuple[int, str] | None:
