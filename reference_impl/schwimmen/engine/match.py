@@ -28,6 +28,7 @@ from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction, Reason
 from schwimmen.engine.rotation import next_dealer
 from schwimmen.engine.rounds import Emit, Phase, Round, RoundResult
+from schwimmen.engine.turncap import MAX_TURNS, RoundTooLong
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
 from schwimmen.protocol.cards import CARD_TEXT, Card, seat_name, text
@@ -89,9 +90,14 @@ class Match:
         record: bool = True,
         points: Sequence[int] | None = None,
         deals: Sequence[Position] = (),
+        max_turns: int = MAX_TURNS,
     ) -> None:
         rules = ruleset.rules if isinstance(ruleset, Ruleset) else ruleset
         self.rules: Rules = rules
+        self.max_turns = max_turns
+        """The moves a round may take before :meth:`apply` raises :class:`RoundTooLong`
+        (a round of rules under which it may never end)."""
+        self._composition = ruleset.id if isinstance(ruleset, Ruleset) else None
         self.evaluator: Evaluator = evaluator_for(rules)
         low, high = rules.players.min, rules.players.max
         if not isinstance(seats, int) or not low <= seats <= high:
@@ -258,6 +264,7 @@ class Match:
                 position.discard,
                 emit,
                 self.round_no,
+                self.max_turns,
             )
         else:
             pack = self._next_pack()
@@ -275,6 +282,7 @@ class Match:
                 pack,
                 emit,
                 self.round_no,
+                self.max_turns,
             )
 
     def _settle(self) -> None:
@@ -372,14 +380,22 @@ class Match:
         return self.round.why_illegal(action)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        """Apply ``action`` (for ``seat``, if given, 0-based, which must be the seat to move)."""
+        """Apply ``action`` (for ``seat``, if given, 0-based, which must be the seat to move).
+
+        A round still going after :attr:`max_turns` moves raises :class:`RoundTooLong`
+        (naming the ruleset, where the match was given one) rather than play on for ever."""
         rnd = self.round
         listed = not self.over and rnd.is_listed(action)
         if not listed or (seat is not None and seat != rnd.to_move()):
             problem = self.why_illegal(action, seat)
             if problem is not None:
                 raise IllegalAction(problem)
-        rnd.apply(action, checked=True)
+        try:
+            rnd.apply(action, checked=True)
+        except RoundTooLong as exc:
+            if self._composition is None:
+                raise
+            raise exc.named(self._composition) from None
         if self.round.phase is _PHASE_OVER:
             self._settle()
 

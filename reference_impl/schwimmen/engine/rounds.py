@@ -44,9 +44,10 @@ from schwimmen.engine.hands import (
     value_json,
 )
 from schwimmen.engine.reasons import IllegalAction, Reason
+from schwimmen.engine.turncap import MAX_TURNS, RoundTooLong
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action, ActionKind
-from schwimmen.protocol.cards import SEAT_NAME, Card, pretty, seat_name
+from schwimmen.protocol.cards import SEAT_NAME, Card, pretty, seat_name, text
 from schwimmen.protocol.frozen import quick_init
 from schwimmen.spec.rules import Penalty, Rules
 from schwimmen.spec.vocabulary import (
@@ -213,6 +214,8 @@ class Round:
     dealer: int
     emit: Emit = _no_emit
     number: int = 0
+    max_turns: int = MAX_TURNS
+    dealt: list[Card] = field(default_factory=list)
     hands: dict[int, list[Card]] = field(default_factory=dict)
     middle: list[Card] = field(default_factory=list)
     middle_hidden: bool = False
@@ -263,13 +266,14 @@ class Round:
         pack: Sequence[Card],
         emit: Emit = _no_emit,
         number: int = 0,
+        max_turns: int = MAX_TURNS,
     ) -> Round:
         """Deal ``pack`` (top card first) by the ruleset's procedure (rules-matrix F46, U32):
         one card at a time clockwise from the dealer's left, the dealer last."""
-        rnd = cls(rules, evaluator, table_size, list(seats), dealer, emit, number)
+        rnd = cls(rules, evaluator, table_size, list(seats), dealer, emit, number, max_turns)
         order = rnd._deal_order()
         pattern = cached_pattern(rules, len(order))
-        cards = list(pack)
+        cards = rnd.dealt = list(pack)
         hands = {s: [cards[i] for i in idx] for s, idx in zip(order, pattern.hands, strict=True)}
         middle = [cards[i] for i in pattern.middle]
         extra = [cards[i] for i in pattern.extra]
@@ -301,11 +305,14 @@ class Round:
         discard: Sequence[Card] = (),
         emit: Emit = _no_emit,
         number: int = 0,
+        max_turns: int = MAX_TURNS,
     ) -> Round:
         """A round whose cards were dealt as given (``stock`` top first, ``discard`` bottom
         first); everything after the deal (U09) happens as in :meth:`deal`."""
-        rnd = cls(rules, evaluator, table_size, list(seats), dealer, emit, number)
+        rnd = cls(rules, evaluator, table_size, list(seats), dealer, emit, number, max_turns)
         rnd.hands = {s: list(hands[s]) for s in rnd._deal_order()}
+        rnd.dealt = [c for s in rnd._deal_order() for c in hands[s]]
+        rnd.dealt += [*middle, *extra, *stock, *discard]
         rnd.middle = list(middle)
         rnd.extra = list(extra) or None
         rnd.discard = list(discard)
@@ -690,7 +697,11 @@ class Round:
     # ================================================================== applying
     def apply(self, action: Action, *, checked: bool = False) -> None:
         """Apply ``action`` for the seat to move; raise :class:`IllegalAction` if refused
-        (``checked``: the caller has just asked :meth:`why_illegal`)."""
+        (``checked``: the caller has just asked :meth:`why_illegal`). A round that has
+        taken ``max_turns`` moves raises :class:`RoundTooLong` instead: under its rules it
+        may never end."""
+        if self.moves >= self.max_turns:
+            raise self.too_long()
         if not checked:
             problem = self.why_illegal(action)
             if problem is not None:
@@ -762,6 +773,12 @@ class Round:
                 return
             extra = False
         self._advance(seat, extra)
+
+    def too_long(self) -> RoundTooLong:
+        """The error for a round at its turn cap, naming the round and its cards as dealt."""
+        deal = " ".join(text(c) for c in self.dealt)
+        where = f"round {self.number} of this match"
+        return RoundTooLong(self.moves, where, len(self.seats), deal)
 
     def _swap(self, seat: int, action: Action) -> None:
         hand, middle = self.hands[seat], self.middle
