@@ -24,7 +24,8 @@ from typing import Any
 
 from schwimmen.engine.dealing import deal_pattern
 from schwimmen.engine.hands import evaluator_for
-from schwimmen.engine.rounds import EndReason, own_move_flags
+from schwimmen.engine.roundkit import own_move_flags
+from schwimmen.engine.rounds import EndReason
 from schwimmen.engine.turncap import MAX_TURNS as MAX_TURNS  # every engine's cap
 from schwimmen.engine.turncap import RoundTooLong as RoundTooLong
 from schwimmen.protocol.cards import text

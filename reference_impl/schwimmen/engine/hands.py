@@ -11,7 +11,7 @@ that the ruleset does not break.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -351,6 +351,23 @@ class Evaluator:
                 found = self._values_in_order[index] = self._value_sorted(hand)
             return found
         return self._value_sorted(hand)
+
+    def value_map(
+        self, hands: Mapping[int, Sequence[Card]], seats: Sequence[int]
+    ) -> dict[int, HandValue]:
+        """:meth:`value` of the hands of ``seats`` (the end of every round asks for all
+        of them: one call, the held orders looked up in place)."""
+        out: dict[int, HandValue] = {}
+        in_order = self._values_in_order
+        for seat in seats:
+            hand = hands[seat]
+            if len(hand) == 3:
+                found = in_order.get(hand[0] << 12 | hand[1] << 6 | hand[2])
+                if found is not None:
+                    out[seat] = found
+                    continue
+            out[seat] = self.value(hand)
+        return out
 
     def value_json(self, hand: Sequence[Card]) -> dict[str, Any]:
         """:func:`value_json` of the hand's value. The observation asks for it before every

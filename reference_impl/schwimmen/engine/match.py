@@ -22,11 +22,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import Evaluator, evaluator_for
 from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction, Reason
 from schwimmen.engine.rotation import next_dealer
+from schwimmen.engine.roundkit import kit_for
 from schwimmen.engine.rounds import Emit, Phase, Round, RoundResult
 from schwimmen.engine.turncap import MAX_TURNS, RoundTooLong
 from schwimmen.protocol import events as ev
@@ -142,7 +142,9 @@ class Match:
         """Positions for the rounds after the first, dealt as they are (fixtures); each is
         checked when its round begins, against the players still in the match then."""
         self.record = record
-        self.events: list[ev.Event] = []
+        self._events: list[ev.Event] = []
+        self._pending: list[ev.Record] = []
+        self._kit = kit_for(rules)
         self.round_no = 0
         self.match_no = 1
         self.points = [0] * seats if points is None else list(points)
@@ -163,7 +165,7 @@ class Match:
         """The seats that lost lives in the last round whose losses stood."""
         self._head: _Head | None = None
         self.round: Round
-        self._emit(ev.MatchStarted(self.match_no, seats, self.dealer, start))
+        self._emit((ev.MatchStarted, self.match_no, seats, self.dealer, start))
         self._start_round(position)
         self._settle()
 
@@ -216,14 +218,26 @@ class Match:
         self._check_cards(every, "the position")
 
     # ------------------------------------------------------------------ events
-    def _emit(self, event: ev.Event) -> None:
-        if self.record:
-            self.events.append(event)
+    @property
+    def events(self) -> list[ev.Event]:
+        """The event log, in order (empty for a match that records none).
+
+        The match and its rounds record each event as a record (:data:`~schwimmen.
+        protocol.events.Record`); the events are made from them here, when the log is
+        read, and kept: reading the log again gives the same objects."""
+        pending = self._pending
+        if pending and self.record:
+            self._events.extend(map(ev.build, pending))
+            pending.clear()
+        return self._events
+
+    def _emit(self, record: ev.Record) -> None:
+        self._pending.append(record)
 
     def _emitter(self) -> Emit:
-        """What the round calls with each event: this match's own ``events.append`` (a
-        builtin, quicker than a method of ours on every move), or nothing."""
-        return self.events.append if self.record else _drop
+        """What the round hands each event's record to: this match's own list's
+        ``append`` (a builtin, quicker than a method of ours on every move)."""
+        return self._pending.append
 
     # ------------------------------------------------------------------ rounds
     def active(self) -> list[int]:
@@ -246,6 +260,8 @@ class Match:
         self.round_no += 1
         self._head = None
         seats = self.active()
+        if not self.record:
+            self._pending.clear()  # what the last round recorded, which nobody reads
         emit = self._emitter()
         if position is None and self.deals:
             position = self.deals.pop(0)
@@ -268,7 +284,7 @@ class Match:
             )
         else:
             pack = self._next_pack()
-            needed = cached_pattern(self.rules, len(seats)).rest
+            needed = self._kit.plan(len(seats)).rest
             if len(pack) < needed:
                 raise SetupError(
                     f"a pack of {len(pack)} cards is too small for this deal, which uses {needed}"
@@ -299,28 +315,35 @@ class Match:
         lives = self.lives
         outcome = settle(self.rules, lives, remaining, result.losses)
         lost = outcome.lost
-        self.lives_lost.append({s: lives[s] - left for s, _, left in lost if lives[s] > left})
+        taken = {}
+        for seat, _, left in lost:
+            if lives[seat] > left:
+                taken[seat] = lives[seat] - left
+        self.lives_lost.append(taken)
         self._losers = tuple([seat for seat, _, _ in lost])
         if outcome.shared_win:
             self._end_match(tuple(remaining), shared=True)
             return
         if outcome.replay:
-            self._emit(ev.RoundReplayed("the showdown would put out every player left"))
+            self._emit((ev.RoundReplayed, "the showdown would put out every player left"))
             self._rotate_dealer(())
             self._start_round()
             return
-        for seat, n, left in outcome.lost:
-            self._emit(ev.lives_lost(seat, n, left))
-            self.lives[seat] = left
-            if seat in outcome.swimming:
-                self._emit(ev.Swimming(seat))
-            if seat in outcome.eliminated:
+        emit = self._pending.append
+        swimming, eliminated = outcome.swimming, outcome.eliminated
+        for seat, n, left in lost:
+            emit((ev.lives_lost, seat, n, left))
+            lives[seat] = left
+            if seat in swimming:
+                emit((ev.Swimming, seat))
+            if seat in eliminated:
                 self.eliminated.add(seat)
-                self._emit(ev.Eliminated(seat))
-        left_players = self.active()
-        if len(left_players) <= 1:
-            self._end_match(tuple(left_players), shared=False)
-            return
+                emit((ev.Eliminated, seat))
+        if eliminated:
+            left_players = self.active()
+            if len(left_players) <= 1:
+                self._end_match(tuple(left_players), shared=False)
+                return
         self._rotate_dealer(self._losers)
         self._start_round()
 
@@ -328,7 +351,7 @@ class Match:
         """Pass the deal on (U31) after a round in which ``losers`` lost lives."""
         seat = next_dealer(self.rules, self.table_size, self.dealer, self.eliminated, losers)
         self.dealer = seat
-        self._emit(ev.next_dealer(seat))
+        self._emit((ev.next_dealer, seat))
 
     def _end_match(self, winners: tuple[int, ...], *, shared: bool) -> None:
         self.over = True
@@ -337,7 +360,7 @@ class Match:
         if self.rules.match.series is Series.POINT_AND_NEW_MATCH and len(winners) == 1:
             self.points[winners[0]] += 1
         points = {s: p for s, p in enumerate(self.points) if p}
-        self._emit(ev.MatchEnded(winners, shared, points))
+        self._emit((ev.MatchEnded, winners, shared, points))
 
     def next_match(self) -> None:
         """Start the next match of a series: every player gets his lives back (U34)."""
@@ -351,7 +374,7 @@ class Match:
         self.eliminated.clear()
         self.lives = [self.start_lives] * self.table_size
         self._rotate_dealer(self._losers)
-        self._emit(ev.MatchStarted(self.match_no, self.table_size, self.dealer, self.start_lives))
+        self._emit((ev.MatchStarted, self.match_no, self.table_size, self.dealer, self.start_lives))
         self._start_round()
         self._settle()
 
@@ -385,27 +408,32 @@ class Match:
         A round still going after :attr:`max_turns` moves raises :class:`RoundTooLong`
         (naming the ruleset, where the match was given one) rather than play on for ever."""
         rnd = self.round
-        listed = not self.over and rnd.is_listed(action)
-        if not listed or (seat is not None and seat != rnd.to_move()):
+        if self.over or (seat is not None and seat != rnd.to_move()):
             problem = self.why_illegal(action, seat)
             if problem is not None:
                 raise IllegalAction(problem)
         try:
-            rnd.apply(action, checked=True)
+            rnd.apply(action)
         except RoundTooLong as exc:
             if self._composition is None:
                 raise
             raise exc.named(self._composition) from None
-        if self.round.phase is _PHASE_OVER:
+        if rnd.phase is _PHASE_OVER:
             self._settle()
 
     def clone(self) -> Match:
-        """An independent copy sharing only the immutable rules and hand table.
+        """An independent copy sharing only immutable parts: the rules, the hand table and
+        the events (and event records) so far, in lists of its own.
 
         The round writes events through the log's bound ``append``, which deepcopy keeps
         as it is (a builtin is atomic to it): still bound to this match's list. The copy's
         round is given its own log's, or playing the copy would write into this one."""
-        memo: dict[int, Any] = {id(self.rules): self.rules, id(self.evaluator): self.evaluator}
+        memo: dict[int, Any] = {
+            id(self.rules): self.rules,
+            id(self.evaluator): self.evaluator,
+            id(self._events): list(self._events),
+            id(self._pending): list(self._pending),
+        }
         twin = copy.deepcopy(self, memo)
         twin.round.emit = twin._emitter()
         return twin
@@ -492,10 +520,6 @@ _CARD_OF = CARD_TEXT.__getitem__
 
 # dealer, round, lives, swimming, eliminated, match over, winners
 _Head = tuple[str, int, dict[str, int], tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]]
-
-
-def _drop(_event: ev.Event) -> None:
-    return None
 
 
 _BITS = [n.bit_length() for n in range(65)]
