@@ -522,8 +522,17 @@ _CARD_OF = CARD_TEXT.__getitem__
 _Head = tuple[str, int, dict[str, int], tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]]
 
 
-_BITS = [n.bit_length() for n in range(65)]
-"""``n.bit_length()`` for every size of pack (the shuffle asks it once per card)."""
+_STEPS: dict[int, list[tuple[int, int, int]]] = {}
+
+
+def _steps(size: int) -> list[tuple[int, int, int]]:
+    """The steps of ``random.shuffle`` over ``size`` cards: the position ``i`` it fills,
+    from the last down, the ``n = i + 1`` positions it draws from and the bits it draws
+    (``n.bit_length()``, as ``_randbelow_with_getrandbits`` does); made once per size."""
+    found = _STEPS.get(size)
+    if found is None:
+        found = _STEPS[size] = [(i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1)]
+    return found
 
 
 def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:
@@ -535,10 +544,7 @@ def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:
         rng.shuffle(cards)
         return cards
     getrandbits = rng.getrandbits
-    bits = _BITS if len(cards) < len(_BITS) else [n.bit_length() for n in range(len(cards) + 1)]
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = bits[n]
+    for i, n, k in _steps(len(cards)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)

@@ -98,6 +98,8 @@ class RoundKit:
     knock_once: bool
     knock_not_first_turn: bool
     knock_not_first_cycle: bool
+    knock_any_turn: bool
+    """Neither the first turn nor the first cycle is closed to knocking."""
     last_cycle: bool
     until_dealer: bool
     rediscard_forbidden: bool
@@ -172,6 +174,8 @@ def _make(rules: Rules) -> RoundKit:
         knock_once=knocking.per_round is KnocksPerRound.ONE,
         knock_not_first_turn=knocking.first_turn is KnockFirstTurn.NOT_ON_FIRST_TURN_OF_DEAL,
         knock_not_first_cycle=knocking.first_turn is KnockFirstTurn.NOT_IN_FIRST_CYCLE,
+        knock_any_turn=knocking.first_turn
+        not in (KnockFirstTurn.NOT_ON_FIRST_TURN_OF_DEAL, KnockFirstTurn.NOT_IN_FIRST_CYCLE),
         last_cycle=knocking.then is AfterKnock.LAST_CYCLE,
         until_dealer=knocking.last_cycle is LastCycle.UNTIL_DEALER,
         rediscard_forbidden=rules.draw.rediscard is Rediscard.FORBIDDEN,

@@ -247,8 +247,8 @@ class Round:
     result: RoundResult | None = None
     _legal: list[Action] | None = None
     _split: int = -1
-    _ring: dict[int, int] | None = None
-    _order: list[int] | None = None
+    _ring: dict[int, int] = field(default_factory=dict)
+    _order: list[int] = field(default_factory=list)
 
     def __init__(
         self,
@@ -302,8 +302,11 @@ class Round:
         self.result = None
         self._legal = None
         self._split = -1
-        self._ring = None
-        self._order = None
+        # the deal order (clockwise from the dealer's left, the dealer last) and the seat
+        # after each: asked at the deal and after every move
+        start = seats.index(dealer)
+        self._order = seats[start + 1 :] + seats[: start + 1]
+        self._ring = dict(zip(seats, seats[1:] + seats[:1], strict=True))
         self._kit = kit
 
     # ================================================================== construction
@@ -323,7 +326,7 @@ class Round:
         """Deal ``pack`` (top card first) by the ruleset's procedure (rules-matrix F46, U32):
         one card at a time clockwise from the dealer's left, the dealer last."""
         kit = kit_for(rules)
-        kind = DrawRound if kit.draw_game else Round
+        kind = _kind(kit)
         rnd = kind(
             rules, evaluator, table_size, list(seats), dealer, emit, number, max_turns, kit=kit
         )
@@ -371,7 +374,7 @@ class Round:
         """A round whose cards were dealt as given (``stock`` top first, ``discard`` bottom
         first); everything after the deal (U09) happens as in :meth:`deal`."""
         kit = kit_for(rules)
-        kind = DrawRound if kit.draw_game else Round
+        kind = _kind(kit)
         rnd = kind(
             rules, evaluator, table_size, list(seats), dealer, emit, number, max_turns, kit=kit
         )
@@ -393,23 +396,15 @@ class Round:
     def _deal_order(self) -> list[int]:
         """Active seats clockwise from the dealer's left, the dealer last (made once a
         round and shared: callers only read it)."""
-        order = self._order
-        if order is None:
-            start = self.seats.index(self.dealer)
-            order = self._order = self.seats[start + 1 :] + self.seats[: start + 1]
-        return order
+        return self._order
 
     def _next_seat(self, seat: int) -> int:
         """The next seat clockwise that still plays this round (NL: not closed).
 
         Until somebody closes, the answer is looked up in the ring of the round's seats,
-        made on first use: it is asked after every move."""
+        made with the deal order: it is asked after every move."""
         if not self.closed:
-            ring = self._ring
-            if ring is None:
-                seats = self.seats
-                ring = self._ring = dict(zip(seats, seats[1:] + seats[:1], strict=True))
-            return ring[seat]
+            return self._ring[seat]
         seats = self.seats
         i = seats.index(seat)
         n = len(seats)
@@ -648,14 +643,14 @@ class Round:
         action object taken from it is known to be legal without asking again."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._legal_actions()
+            legal = self._legal_actions()
         return legal[:]
 
     def legal_texts(self) -> list[str]:
         """The canonical texts of :meth:`legal_actions`, in the same order."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._legal_actions()
+            legal = self._legal_actions()
         return list(map(_TEXT, legal))
 
     def legal_split(self) -> tuple[list[Action], list[Action]]:
@@ -663,40 +658,37 @@ class Round:
         with one. Moves come first in :meth:`legal_actions`, so this is one slice."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._legal_actions()
+            legal = self._legal_actions()
         split = self._split
         if split < 0:
             return legal[:], []
         return legal[:split], legal[split:]
 
-    def _legal_fixed(self) -> list[Action] | None:
+    def _legal_fixed(self) -> list[Action]:
         """The legal actions of the phases that offer a fixed choice (or none)."""
         phase = self.phase
-        if phase is _PHASE_OVER:
-            return []
         if phase is _PHASE_DEALER_CHOICE:
             return [_ACTION_KEEP, _ACTION_TAKE_EXTRA]
         if phase is _PHASE_REVEAL_OFFER:
             return [_ACTION_SHOW, _ACTION_DECLINE]
-        return None
+        return []
 
     def _legal_actions(self) -> list[Action]:
-        """Moves first, then knocks (a knock, or a move that ends with one); ``_split``
-        is where the knocks begin (-1: none)."""
-        self._split = -1
+        """The legal list of this decision, kept as ``_legal``: moves first, then knocks
+        (a knock, or a move that ends with one); ``_split`` is where the knocks begin
+        (-1: none). Asked before every decision, so the common case reads straight
+        through: a turn with the middle face up, three cards against three."""
         phase = self.phase
-        complete = phase is _PHASE_COMPLETE_SWAP
-        if phase is not _PHASE_TURN and not complete:
-            return self._legal_fixed() or []
+        self._split = -1
+        if phase is not _PHASE_TURN and phase is not _PHASE_COMPLETE_SWAP:
+            out = self._legal = self._legal_fixed()
+            return out
         seat = self.current
         kit = self._kit
         hand, middle = self.hands[seat], self.middle
-        hidden = self.middle_hidden
-        visible = complete or not hidden
-        one = visible and kit.swap_one
-        every = visible and kit.swap_all
+        hidden = self.middle_hidden  # (never after the middle was turned up to swap)
         three = len(hand) == 3 and len(middle) == 3
-        if not one:
+        if hidden or not kit.swap_one:
             out = []
         elif three:  # the commonest list, spelled out (see _pairs)
             m0, m1, m2 = middle
@@ -705,9 +697,10 @@ class Round:
             out = [r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2]]
         else:
             out = _pairs(kit.swaps, hand, middle)
-        if every:
+        if kit.swap_all and not hidden:
             out.append(_ACTION_SWAP_ALL)
-        if complete:
+        self._legal = out
+        if phase is _PHASE_COMPLETE_SWAP:
             return out
         if hidden:
             out.append(_ACTION_TURN_UP)
@@ -717,15 +710,23 @@ class Round:
         if kit.knock_after_move:
             if kit.knock_needs_maximum:
                 self._closing_moves(seat, out, pass_ok)
-            elif self._why_knock_illegal(seat, True) is None:
+            elif (
+                # _why_knock_illegal(seat, True) is None, its commonest checks first
+                self.last_queue is None
+                and (self.knocker is None or not kit.knock_once)
+                and seat not in self.closed
+                and (kit.knock_any_turn or self._why_knock_illegal(seat, True) is None)
+            ):
                 self._split = len(out)
-                if one and three:
+                if hidden or not kit.swap_one:
+                    pass
+                elif three:
                     table = kit.knock_swaps
                     r0, r1, r2 = table[hand[0]], table[hand[1]], table[hand[2]]
                     out += (r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2])
-                elif one:
+                else:
                     out += _pairs(kit.knock_swaps, hand, middle)
-                if every:
+                if kit.swap_all and not hidden:
                     out.append(_ACTION_SWAP_ALL_KNOCK)
                 if pass_ok:
                     out.append(_ACTION_PASS_KNOCK)
@@ -787,21 +788,20 @@ class Round:
         seat = self.current
         kind = action.kind
         kit = self._kit
+        extra = False
         if kind is _ACT_SWAP or kind is _ACT_SWAP_ALL:
-            hands = self.hands
-            hand = hands[seat]
-            middle = self.middle
+            hand = self.hands[seat]
             give = action.give
-            if kind is _ACT_SWAP and len(give) == 1 and len(hand) != 1:
+            if len(give) == 1 and kind is _ACT_SWAP:
+                middle = self.middle
                 take = action.take
-                card, taken = give[0], take[0]
+                card = give[0]
+                taken = take[0]
                 hand[hand.index(card)] = taken
                 middle[middle.index(taken)] = card
                 self.emit((_swapped, seat, give, take))
             else:
-                hands[seat], self.middle = list(middle), list(hand)
-                self.emit((_swapped, seat, tuple(hand), tuple(middle)))
-                hand = hands[seat]
+                hand = self._swap_hands(seat)
             self.phase = _PHASE_TURN
             moves = self.moves = self.moves + 1
             self.moved.add(seat)
@@ -816,48 +816,67 @@ class Round:
             )
             if packed & _ENDS_IN_PLAY and self._check_in_play(seat):
                 return
-            extra = kit.washout and self._washout(seat)
+            if kit.washout:
+                extra = self._washout(seat)
             if self.last_queue is None:
                 self.pass_streak = 0
-                if len(self.closed) >= len(self.seats) and self._all_passed():
+                # nobody passed; only a table where everybody has closed could have "all passed"
+                if self.closed and len(self.closed) >= len(self.seats) and self._all_passed():
                     return
-            if action.knock:
-                self.emit((_knocked, seat))
-                if self._knock(seat):
-                    return
-                extra = False
-            self._advance(seat, extra)
-            return
-        if kind is _ACT_TURN_UP:
+        elif kind is _ACT_TURN_UP:
             self.middle_hidden = False
             self.emit((ev.MiddleTurnedUp, seat, tuple(self.middle)))
             self.phase = _PHASE_COMPLETE_SWAP
             return
-        # a pass, or a knock (read as a pass that closes unless it replaces the move)
-        if kind is _ACT_PASS or kit.knock_after_move:
-            self.emit((_passed, seat))
-        self.phase = _PHASE_TURN
-        self.moves += 1
-        self.moved.add(seat)
-        if self.own_move and self._check_own_move(seat):
-            return
-        is_pass = kind is _ACT_PASS or not kit.knock_instead
-        if is_pass:
-            self.passed.add(seat)
-            if kit.pass_then_swap:
-                self.obliged.add(seat)
-        if self.last_queue is None:
-            if is_pass:
-                self.pass_streak += 1
-            else:
-                self.pass_streak = 0
-            if self.pass_streak >= len(self.seats) - len(self.closed) and self._all_passed():
+        else:
+            # a pass, or a knock (read as a pass that closes unless it replaces the move)
+            if kind is _ACT_PASS or kit.knock_after_move:
+                self.emit((_passed, seat))
+            self.phase = _PHASE_TURN
+            self.moves += 1
+            self.moved.add(seat)
+            if self.own_move and self._check_own_move(seat):
                 return
-        if kind is _ACT_KNOCK or action.knock:
+            is_pass = kind is _ACT_PASS or not kit.knock_instead
+            if is_pass:
+                self.passed.add(seat)
+                if kit.pass_then_swap:
+                    self.obliged.add(seat)
+            if self.last_queue is None:
+                if is_pass:
+                    self.pass_streak += 1
+                else:
+                    self.pass_streak = 0
+                if self.pass_streak >= len(self.seats) - len(self.closed) and self._all_passed():
+                    return
+        if action.knock or kind is _ACT_KNOCK:
             self.emit((_knocked, seat))
             if self._knock(seat):
                 return
-        self._advance(seat, False)
+            extra = False
+        # the next to move (the seat's own extra turn after washing out the middle)
+        if extra and self.extra_turn:
+            self.current = seat
+            return
+        self.extra_turn = False
+        queue = self.last_queue
+        if queue is not None:
+            if not queue:
+                self._end_showdown(_END_KNOCK, self.knocker)
+                return
+            self.current = queue.pop(0)
+        elif self.closed:
+            self.current = self._next_seat(seat)
+        else:
+            self.current = self._ring[seat]
+
+    def _swap_hands(self, seat: int) -> list[Card]:
+        """Swap the whole hand of ``seat`` with the middle; the new hand."""
+        hands = self.hands
+        hand, middle = hands[seat], self.middle
+        hands[seat], self.middle = list(middle), list(hand)
+        self.emit((_swapped, seat, tuple(hand), tuple(middle)))
+        return hands[seat]
 
     def too_long(self) -> RoundTooLong:
         """The error for a round at its turn cap, naming the round and its cards as dealt."""
@@ -985,12 +1004,10 @@ class Round:
                 self._end_showdown(_END_KNOCK, self.knocker)
                 return
             self.current = queue.pop(0)
-            return
-        ring = self._ring
-        if ring is not None and not self.closed:
-            self.current = ring[seat]
-            return
-        self.current = self._next_seat(seat)
+        elif self.closed:
+            self.current = self._next_seat(seat)
+        else:
+            self.current = self._ring[seat]
 
     def _dealer_choice(self, take: bool) -> None:
         dealer = self.dealer
@@ -1147,6 +1164,11 @@ class Round:
         self.emit((round_ended, result))
 
 
+def _kind(kit: RoundKit) -> type[Round]:
+    """The class of the rounds of ``kit``: the game's kind."""
+    return DrawRound if kit.draw_game else Round
+
+
 def round_ended(result: RoundResult) -> ev.RoundEnded:
     """The event that reports ``result`` (its hands, values and losses copied)."""
     values = result.values
@@ -1207,24 +1229,32 @@ class DrawRound(Round):
         return Reason.WRONG_PHASE
 
     def _legal_actions(self) -> list[Action]:
-        self._split = -1
         phase = self.phase
         seat = self.current
+        self._split = -1
         if phase is _PHASE_DISCARD:
             # any held card but (where that is refused) the one just taken from the pile:
             # what why_illegal allows
             kit = self._kit
             table = kit.discards
+            hand = self.hands[seat]
             taken = self.took_from_discard
-            if taken is None or not kit.rediscard_forbidden:
-                return [table[card] for card in self.hands[seat]]
-            return [table[card] for card in self.hands[seat] if card != taken]
-        if phase is not _PHASE_TURN:
-            return self._legal_fixed() or []
-        out = [_ACTION_DRAW_STOCK, _ACTION_DRAW_DISCARD] if self.discard else [_ACTION_DRAW_STOCK]
-        if self._why_knock_illegal(seat, False) is None:
-            self._split = len(out)
-            out.append(_ACTION_KNOCK)
+            if taken is not None and kit.rediscard_forbidden:
+                out = [table[card] for card in hand if card != taken]
+            elif len(hand) == 4:
+                out = [table[hand[0]], table[hand[1]], table[hand[2]], table[hand[3]]]
+            else:
+                out = [table[card] for card in hand]
+        elif phase is not _PHASE_TURN:
+            out = self._legal_fixed()
+        else:
+            out = (
+                [_ACTION_DRAW_STOCK, _ACTION_DRAW_DISCARD] if self.discard else [_ACTION_DRAW_STOCK]
+            )
+            if self._why_knock_illegal(seat, False) is None:
+                self._split = len(out)
+                out.append(_ACTION_KNOCK)
+        self._legal = out
         return out
 
     def apply(self, action: Action, *, checked: bool = False) -> None:
