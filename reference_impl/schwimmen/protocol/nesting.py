@@ -5,20 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-_SIBLINGS = ("],[", "],{", "},[", "},{")
-
 
 def depth_bound(text: str) -> int:
     """An upper bound on how deep arrays and objects nest in the JSON ``text``, from a
     few counts over the text (no parse, no walk).
 
-    Every opening bracket could add a level, except one that opens a container right
-    after a sibling container closed (``},{``): of two such siblings at most one lies on
-    the path to the deepest point. So the depth is at most the opening brackets less
-    those sibling seams. Brackets inside strings only raise the bound: a seam inside a
-    string holds an opening bracket of its own, counted once each way."""
-    opens = text.count("[") + text.count("{")
-    return opens - sum(text.count(seam) for seam in _SIBLINGS)
+    Every opening bracket could add a level, except one that opens an object right after
+    a sibling object closed (``},{``, as between the steps of a case): of two such
+    siblings at most one lies on the path to the deepest point. So the depth is at most
+    the opening brackets less those seams. Brackets inside strings only raise the bound:
+    a seam inside a string holds an opening bracket of its own, counted once each way.
+    (Four passes over the text, quicker than walking the value it was read into.)"""
+    return text.count("[") + text.count("{") - text.count("},{")
 
 
 def nests_at_most(value: Any, limit: int, text: str | None = None) -> bool:
