@@ -147,7 +147,9 @@ class Evaluator:
         self.by_sorted: dict[tuple[Card, ...], int] = {}
         self._values: dict[tuple[Card, ...], HandValue] = {}
         self._values_in_order: dict[int, HandValue] = {}
-        self._json_in_order: dict[int, dict[str, Any]] = {}
+        self.json_in_order: dict[int, dict[str, Any]] = {}
+        """The JSON form of a three-card hand's value by its held order (``a << 12 | b << 6
+        | c``), filled by :meth:`value_json`: shared, so a reader copies it."""
         self._build()
 
     # ------------------------------------------------------------------ exact evaluation
@@ -375,9 +377,9 @@ class Evaluator:
         held order, in one lookup."""
         if len(hand) == 3:
             index = hand[0] << 12 | hand[1] << 6 | hand[2]
-            form = self._json_in_order.get(index)
+            form = self.json_in_order.get(index)
             if form is None:
-                form = self._json_in_order[index] = value_forms(self.value(hand))[1]
+                form = self.json_in_order[index] = value_forms(self.value(hand))[1]
             return form.copy()
         # a four-card pack has 270,725 hands, more than the forms memo keeps: convert
         return self.value(hand).json()

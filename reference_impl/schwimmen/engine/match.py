@@ -99,6 +99,7 @@ class Match:
         (a round of rules under which it may never end)."""
         self._composition = ruleset.id if isinstance(ruleset, Ruleset) else None
         self.evaluator: Evaluator = evaluator_for(rules)
+        self._json_forms = self.evaluator.json_in_order
         low, high = rules.players.min, rules.players.max
         if not isinstance(seats, int) or not low <= seats <= high:
             raise SetupError(f"this ruleset is played by {low} to {high} players, not {seats}")
@@ -381,7 +382,8 @@ class Match:
     # ------------------------------------------------------------------ the API
     def to_move(self) -> int | None:
         """The seat that must act now, 0-based (0 is ``P1``), or None once the match is over."""
-        return None if self.over else self.round.to_move()
+        # a round that ended has been settled: the round of a match going on is going on
+        return None if self.over else self.round.current
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move, moves before knocks, in a fixed order.
@@ -408,7 +410,7 @@ class Match:
         A round still going after :attr:`max_turns` moves raises :class:`RoundTooLong`
         (naming the ruleset, where the match was given one) rather than play on for ever."""
         rnd = self.round
-        if self.over or (seat is not None and seat != rnd.to_move()):
+        if self.over or (seat is not None and seat != rnd.current):
             problem = self.why_illegal(action, seat)
             if problem is not None:
                 raise IllegalAction(problem)
@@ -431,6 +433,7 @@ class Match:
         memo: dict[int, Any] = {
             id(self.rules): self.rules,
             id(self.evaluator): self.evaluator,
+            id(self._json_forms): self._json_forms,
             id(self._events): list(self._events),
             id(self._pending): list(self._pending),
         }
@@ -466,34 +469,55 @@ class Match:
             head = self._head = self._round_head()
         rnd = self.round
         names = self._names
-        card = _CARD_OF  # map() with a bound lookup: no comprehension to make per call
+        text = CARD_TEXT
         phase = rnd.phase
         to_move = None if self.over or phase is _PHASE_OVER else rnd.current
         hand = rnd.hands.get(seat)
+        middle = rnd.middle
         discard = rnd.discard
+        hidden = rnd.middle_hidden
+        # three cards are named as a literal list, and a tuple is unpacked into a new list:
+        # both several times quicker than list(map(...)) or list(...) on so few items
+        if hand is None:
+            held = []
+        elif len(hand) == 3:
+            held = [text[hand[0]], text[hand[1]], text[hand[2]]]
+        else:
+            held = [text[c] for c in hand]
+        if hidden:
+            shown = None
+        elif len(middle) == 3:
+            shown = [text[middle[0]], text[middle[1]], text[middle[2]]]
+        else:
+            shown = [text[c] for c in middle]
         obs: dict[str, Any] = {
             "seat": names[seat],
             "dealer": head[0],
             "round": head[1],
             "phase": MATCH_OVER_PHASE if head[5] else phase._value_,
             "to_move": None if to_move is None else names[to_move],
-            "hand": [] if hand is None else list(map(card, hand)),
-            "middle": None if rnd.middle_hidden else list(map(card, rnd.middle)),
-            "middle_hidden": rnd.middle_hidden,
+            "hand": held,
+            "middle": shown,
+            "middle_hidden": hidden,
             "stock": len(rnd.stock),
-            "discard_top": card(discard[-1]) if discard else None,
+            "discard_top": text[discard[-1]] if discard else None,
             "knocker": None if rnd.knocker is None else names[rnd.knocker],
-            "closed": list(map(names.__getitem__, sorted(rnd.closed))) if rnd.closed else [],
+            "closed": [names[s] for s in sorted(rnd.closed)] if rnd.closed else [],
             "lives": head[2].copy(),
-            "swimming": list(head[3]),
-            "eliminated": list(head[4]),
+            "swimming": [*head[3]],
+            "eliminated": [*head[4]],
             "match_over": head[5],
-            "winners": list(head[6]),
+            "winners": [*head[6]],
         }
         if phase is _PHASE_DEALER_CHOICE and seat == self.dealer:
             obs["extra_hand"] = len(rnd.extra or [])
         if hand is not None and phase is not _PHASE_OVER and len(hand) == self._hand_size:
-            obs["value"] = self.evaluator.value_json(hand)
+            form = (
+                self._json_forms.get(hand[0] << 12 | hand[1] << 6 | hand[2])
+                if len(hand) == 3
+                else None
+            )
+            obs["value"] = form.copy() if form is not None else self.evaluator.value_json(hand)
         if to_move == seat:
             obs["legal_actions"] = rnd.legal_texts()
         return obs
@@ -515,8 +539,6 @@ class Match:
             tuple(names[s] for s in self.winners),
         )
 
-
-_CARD_OF = CARD_TEXT.__getitem__
 
 # dealer, round, lives, swimming, eliminated, match over, winners
 _Head = tuple[str, int, dict[str, int], tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]]

@@ -36,7 +36,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from operator import attrgetter
 
 from schwimmen.engine.hands import (
     FEUER,
@@ -179,8 +178,6 @@ _ACTION_SWAP_ALL_KNOCK = simple(ActionKind.SWAP_ALL, knock=True)
 _ACTION_TAKE_EXTRA = simple(ActionKind.TAKE_EXTRA)
 _ACTION_TURN_UP = simple(ActionKind.TURN_UP)
 
-
-_TEXT = attrgetter("text")  # an action's canonical text, for map() over a legal list
 
 # the flags that can end a round when a move makes them (checked after every swap)
 _ENDS_IN_PLAY = FEUER | FEUER_LIGHT | MAXIMUM
@@ -651,7 +648,7 @@ class Round:
         legal = self._legal
         if legal is None:
             legal = self._legal_actions()
-        return list(map(_TEXT, legal))
+        return [action.text for action in legal]
 
     def legal_split(self) -> tuple[list[Action], list[Action]]:
         """The legal actions as (moves, knocks): knocks are a knock, or a move that ends
