@@ -159,7 +159,7 @@ def parse_line(raw: bytes) -> Any:
         shown = text.strip()
         shown = shown if len(shown) <= 120 else shown[:117] + "..."
         raise BadLine(f"not JSON (garbage): {shown!r} ({exc})") from None
-    if not nests_at_most(value, MAX_DEPTH):
+    if not nests_at_most(value, MAX_DEPTH, text):
         raise BadLine(f"nested deeper than {MAX_DEPTH} levels")
     if _SURROGATE_ESCAPE.search(raw) and _has_lone_surrogate(value):
         raise BadLine("a string holds a lone UTF-16 surrogate (\\uD800-\\uDFFF): not text")

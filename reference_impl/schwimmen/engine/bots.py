@@ -31,12 +31,15 @@ class RandomBot:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
+        self._random = rng.random
 
     def choose(self, match: Match) -> Action:
-        rest, knocks = match.legal_split()
-        if knocks and (not rest or self.rng.random() < KNOCK_PROBABILITY):
-            return knocks[int(self.rng.random() * len(knocks))]
-        return rest[int(self.rng.random() * len(rest))]
+        # the round's own list (the match's adds a call per decision; an ended match's
+        # round lists nothing, as the match does)
+        rest, knocks = match.round.legal_split()
+        if knocks and (not rest or self._random() < KNOCK_PROBABILITY):
+            return knocks[int(self._random() * len(knocks))]
+        return rest[int(self._random() * len(rest))]
 
 
 class GreedyBot:

@@ -64,7 +64,7 @@ def clip(message: str, room: int = 500) -> str:
 
 
 def mapping(value: Any, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):
         raise CaseError(f"{where} must be an object, not {show(value)}")
     return value
 

@@ -24,7 +24,10 @@ from typing import Any
 
 from schwimmen.engine.dealing import deal_pattern
 from schwimmen.engine.hands import evaluator_for
-from schwimmen.engine.rounds import EndReason, own_move_flags
+from schwimmen.engine.roundkit import own_move_flags
+from schwimmen.engine.rounds import EndReason
+from schwimmen.engine.turncap import MAX_TURNS as MAX_TURNS  # every engine's cap
+from schwimmen.engine.turncap import RoundTooLong as RoundTooLong
 from schwimmen.protocol.cards import text
 from schwimmen.spec import vocabulary as v
 from schwimmen.spec.rules import Penalty, Rules
@@ -628,51 +631,9 @@ def rule_flags(rules: Rules) -> dict[str, bool]:
 
 RoundFn = Callable[[list[int], int, Callable[[], float], Any], tuple[int, bool, list[int]]]
 
-MAX_TURNS = 5_000_000
-"""The turns a simulated round may take before the simulation gives up on it (a parameter
-of the simulation, not of the rules). A random-bot round that ends only on a 31 can take
-long: of 60 random rounds of a shipped composition where only a 31 may close (a 36-card
-pack, up to 6 players), 3 took between 100,000 and 1,000,000 turns. A round still going
-after this many (seconds of play) is taken for one that cannot end (a contradiction
-:mod:`schwimmen.spec.termination` missed), and is reported rather than played for ever
-(the guide: an implementation that hangs is reported as such)."""
-
 
 class TurnCap(Exception):
     """Raised inside a round at the cap; :class:`RoundTooLong` says which round it was."""
-
-
-class RoundTooLong(RuntimeError):
-    """A simulated round still going at the turn cap: which composition (where the caller
-    knows it, see :meth:`named`), which round, the deal, and how many turns."""
-
-    def __init__(
-        self,
-        turns: int,
-        where: str,
-        players: int,
-        deal: str,
-        composition: str | None = None,
-    ) -> None:
-        super().__init__(turns, where, players, deal, composition)
-        self.turns = turns
-        self.where = where
-        self.players = players
-        self.deal = deal
-        self.composition = composition
-
-    def named(self, composition: str) -> RoundTooLong:
-        """The same error naming the composition the caller simulated."""
-        return RoundTooLong(self.turns, self.where, self.players, self.deal, composition)
-
-    def __str__(self) -> str:
-        whose = f" of {self.composition}" if self.composition else ""
-        return (
-            f"{self.where}{whose} ({self.players} players, deal: {self.deal}) had not ended "
-            f"after {self.turns:,} turns, the simulation's cap: under these rules a round may "
-            "never end (check the composition with schwimmen validate; a composition whose "
-            "rounds cannot end belongs in spec/contradictions.yaml)"
-        )
 
 
 @dataclass(frozen=True)

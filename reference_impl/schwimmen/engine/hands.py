@@ -11,7 +11,7 @@ that the ruleset does not break.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -147,7 +147,9 @@ class Evaluator:
         self.by_sorted: dict[tuple[Card, ...], int] = {}
         self._values: dict[tuple[Card, ...], HandValue] = {}
         self._values_in_order: dict[int, HandValue] = {}
-        self._json_in_order: dict[int, dict[str, Any]] = {}
+        self.json_in_order: dict[int, dict[str, Any]] = {}
+        """The JSON form of a three-card hand's value by its held order (``a << 12 | b << 6
+        | c``), filled by :meth:`value_json`: shared, so a reader copies it."""
         self._build()
 
     # ------------------------------------------------------------------ exact evaluation
@@ -352,15 +354,32 @@ class Evaluator:
             return found
         return self._value_sorted(hand)
 
+    def value_map(
+        self, hands: Mapping[int, Sequence[Card]], seats: Sequence[int]
+    ) -> dict[int, HandValue]:
+        """:meth:`value` of the hands of ``seats`` (the end of every round asks for all
+        of them: one call, the held orders looked up in place)."""
+        out: dict[int, HandValue] = {}
+        in_order = self._values_in_order
+        for seat in seats:
+            hand = hands[seat]
+            if len(hand) == 3:
+                found = in_order.get(hand[0] << 12 | hand[1] << 6 | hand[2])
+                if found is not None:
+                    out[seat] = found
+                    continue
+            out[seat] = self.value(hand)
+        return out
+
     def value_json(self, hand: Sequence[Card]) -> dict[str, Any]:
         """:func:`value_json` of the hand's value. The observation asks for it before every
         decision, so a three-card hand finds its value's one remembered JSON form by its
         held order, in one lookup."""
         if len(hand) == 3:
             index = hand[0] << 12 | hand[1] << 6 | hand[2]
-            form = self._json_in_order.get(index)
+            form = self.json_in_order.get(index)
             if form is None:
-                form = self._json_in_order[index] = value_forms(self.value(hand))[1]
+                form = self.json_in_order[index] = value_forms(self.value(hand))[1]
             return form.copy()
         # a four-card pack has 270,725 hands, more than the forms memo keeps: convert
         return self.value(hand).json()

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from schwimmen.engine.compiled import MAX_TURNS, REASONS, RoundTooLong, _penalty, rule_flags
+from schwimmen.engine.compiled import REASONS, _penalty, rule_flags
 from schwimmen.engine.dealing import deal_pattern
 from schwimmen.engine.hands import evaluator_for
 from schwimmen.engine.rounds import EndReason
+from schwimmen.engine.turncap import MAX_TURNS, RoundTooLong
 from schwimmen.protocol.cards import text
 from schwimmen.spec import vocabulary as v
 from schwimmen.spec.rules import Rules
@@ -98,8 +99,8 @@ class Batch:
 class Lockstep:
     """One ruleset's rounds, many at a time. A batch whose rounds are not all over after
     ``max_turns`` steps (a parameter of the simulation, see
-    :data:`schwimmen.engine.compiled.MAX_TURNS`) raises
-    :class:`~schwimmen.engine.compiled.RoundTooLong` for its first round still going."""
+    :data:`schwimmen.engine.turncap.MAX_TURNS`) raises
+    :class:`~schwimmen.engine.turncap.RoundTooLong` for its first round still going."""
 
     def __init__(self, rules: Rules, *, max_turns: int = MAX_TURNS) -> None:
         missing = unsupported(rules)

@@ -22,12 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import Evaluator, evaluator_for
 from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction, Reason
 from schwimmen.engine.rotation import next_dealer
+from schwimmen.engine.roundkit import kit_for
 from schwimmen.engine.rounds import Emit, Phase, Round, RoundResult
+from schwimmen.engine.turncap import MAX_TURNS, RoundTooLong
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
 from schwimmen.protocol.cards import CARD_TEXT, Card, seat_name, text
@@ -89,10 +90,16 @@ class Match:
         record: bool = True,
         points: Sequence[int] | None = None,
         deals: Sequence[Position] = (),
+        max_turns: int = MAX_TURNS,
     ) -> None:
         rules = ruleset.rules if isinstance(ruleset, Ruleset) else ruleset
         self.rules: Rules = rules
+        self.max_turns = max_turns
+        """The moves a round may take before :meth:`apply` raises :class:`RoundTooLong`
+        (a round of rules under which it may never end)."""
+        self._composition = ruleset.id if isinstance(ruleset, Ruleset) else None
         self.evaluator: Evaluator = evaluator_for(rules)
+        self._json_forms = self.evaluator.json_in_order
         low, high = rules.players.min, rules.players.max
         if not isinstance(seats, int) or not low <= seats <= high:
             raise SetupError(f"this ruleset is played by {low} to {high} players, not {seats}")
@@ -136,7 +143,9 @@ class Match:
         """Positions for the rounds after the first, dealt as they are (fixtures); each is
         checked when its round begins, against the players still in the match then."""
         self.record = record
-        self.events: list[ev.Event] = []
+        self._events: list[ev.Event] = []
+        self._pending: list[ev.Record] = []
+        self._kit = kit_for(rules)
         self.round_no = 0
         self.match_no = 1
         self.points = [0] * seats if points is None else list(points)
@@ -157,7 +166,7 @@ class Match:
         """The seats that lost lives in the last round whose losses stood."""
         self._head: _Head | None = None
         self.round: Round
-        self._emit(ev.MatchStarted(self.match_no, seats, self.dealer, start))
+        self._emit((ev.MatchStarted, self.match_no, seats, self.dealer, start))
         self._start_round(position)
         self._settle()
 
@@ -210,14 +219,26 @@ class Match:
         self._check_cards(every, "the position")
 
     # ------------------------------------------------------------------ events
-    def _emit(self, event: ev.Event) -> None:
-        if self.record:
-            self.events.append(event)
+    @property
+    def events(self) -> list[ev.Event]:
+        """The event log, in order (empty for a match that records none).
+
+        The match and its rounds record each event as a record (:data:`~schwimmen.
+        protocol.events.Record`); the events are made from them here, when the log is
+        read, and kept: reading the log again gives the same objects."""
+        pending = self._pending
+        if pending and self.record:
+            self._events.extend(map(ev.build, pending))
+            pending.clear()
+        return self._events
+
+    def _emit(self, record: ev.Record) -> None:
+        self._pending.append(record)
 
     def _emitter(self) -> Emit:
-        """What the round calls with each event: this match's own ``events.append`` (a
-        builtin, quicker than a method of ours on every move), or nothing."""
-        return self.events.append if self.record else _drop
+        """What the round hands each event's record to: this match's own list's
+        ``append`` (a builtin, quicker than a method of ours on every move)."""
+        return self._pending.append
 
     # ------------------------------------------------------------------ rounds
     def active(self) -> list[int]:
@@ -240,6 +261,8 @@ class Match:
         self.round_no += 1
         self._head = None
         seats = self.active()
+        if not self.record:
+            self._pending.clear()  # what the last round recorded, which nobody reads
         emit = self._emitter()
         if position is None and self.deals:
             position = self.deals.pop(0)
@@ -258,10 +281,11 @@ class Match:
                 position.discard,
                 emit,
                 self.round_no,
+                self.max_turns,
             )
         else:
             pack = self._next_pack()
-            needed = cached_pattern(self.rules, len(seats)).rest
+            needed = self._kit.plan(len(seats)).rest
             if len(pack) < needed:
                 raise SetupError(
                     f"a pack of {len(pack)} cards is too small for this deal, which uses {needed}"
@@ -275,6 +299,7 @@ class Match:
                 pack,
                 emit,
                 self.round_no,
+                self.max_turns,
             )
 
     def _settle(self) -> None:
@@ -291,28 +316,35 @@ class Match:
         lives = self.lives
         outcome = settle(self.rules, lives, remaining, result.losses)
         lost = outcome.lost
-        self.lives_lost.append({s: lives[s] - left for s, _, left in lost if lives[s] > left})
+        taken = {}
+        for seat, _, left in lost:
+            if lives[seat] > left:
+                taken[seat] = lives[seat] - left
+        self.lives_lost.append(taken)
         self._losers = tuple([seat for seat, _, _ in lost])
         if outcome.shared_win:
             self._end_match(tuple(remaining), shared=True)
             return
         if outcome.replay:
-            self._emit(ev.RoundReplayed("the showdown would put out every player left"))
+            self._emit((ev.RoundReplayed, "the showdown would put out every player left"))
             self._rotate_dealer(())
             self._start_round()
             return
-        for seat, n, left in outcome.lost:
-            self._emit(ev.lives_lost(seat, n, left))
-            self.lives[seat] = left
-            if seat in outcome.swimming:
-                self._emit(ev.Swimming(seat))
-            if seat in outcome.eliminated:
+        emit = self._pending.append
+        swimming, eliminated = outcome.swimming, outcome.eliminated
+        for seat, n, left in lost:
+            emit((ev.lives_lost, seat, n, left))
+            lives[seat] = left
+            if seat in swimming:
+                emit((ev.Swimming, seat))
+            if seat in eliminated:
                 self.eliminated.add(seat)
-                self._emit(ev.Eliminated(seat))
-        left_players = self.active()
-        if len(left_players) <= 1:
-            self._end_match(tuple(left_players), shared=False)
-            return
+                emit((ev.Eliminated, seat))
+        if eliminated:
+            left_players = self.active()
+            if len(left_players) <= 1:
+                self._end_match(tuple(left_players), shared=False)
+                return
         self._rotate_dealer(self._losers)
         self._start_round()
 
@@ -320,7 +352,7 @@ class Match:
         """Pass the deal on (U31) after a round in which ``losers`` lost lives."""
         seat = next_dealer(self.rules, self.table_size, self.dealer, self.eliminated, losers)
         self.dealer = seat
-        self._emit(ev.next_dealer(seat))
+        self._emit((ev.next_dealer, seat))
 
     def _end_match(self, winners: tuple[int, ...], *, shared: bool) -> None:
         self.over = True
@@ -329,7 +361,7 @@ class Match:
         if self.rules.match.series is Series.POINT_AND_NEW_MATCH and len(winners) == 1:
             self.points[winners[0]] += 1
         points = {s: p for s, p in enumerate(self.points) if p}
-        self._emit(ev.MatchEnded(winners, shared, points))
+        self._emit((ev.MatchEnded, winners, shared, points))
 
     def next_match(self) -> None:
         """Start the next match of a series: every player gets his lives back (U34)."""
@@ -343,14 +375,15 @@ class Match:
         self.eliminated.clear()
         self.lives = [self.start_lives] * self.table_size
         self._rotate_dealer(self._losers)
-        self._emit(ev.MatchStarted(self.match_no, self.table_size, self.dealer, self.start_lives))
+        self._emit((ev.MatchStarted, self.match_no, self.table_size, self.dealer, self.start_lives))
         self._start_round()
         self._settle()
 
     # ------------------------------------------------------------------ the API
     def to_move(self) -> int | None:
         """The seat that must act now, 0-based (0 is ``P1``), or None once the match is over."""
-        return None if self.over else self.round.to_move()
+        # a round that ended has been settled: the round of a match going on is going on
+        return None if self.over else self.round.current
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move, moves before knocks, in a fixed order.
@@ -372,24 +405,38 @@ class Match:
         return self.round.why_illegal(action)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        """Apply ``action`` (for ``seat``, if given, 0-based, which must be the seat to move)."""
+        """Apply ``action`` (for ``seat``, if given, 0-based, which must be the seat to move).
+
+        A round still going after :attr:`max_turns` moves raises :class:`RoundTooLong`
+        (naming the ruleset, where the match was given one) rather than play on for ever."""
         rnd = self.round
-        listed = not self.over and rnd.is_listed(action)
-        if not listed or (seat is not None and seat != rnd.to_move()):
+        if self.over or (seat is not None and seat != rnd.current):
             problem = self.why_illegal(action, seat)
             if problem is not None:
                 raise IllegalAction(problem)
-        rnd.apply(action, checked=True)
-        if self.round.phase is _PHASE_OVER:
+        try:
+            rnd.apply(action)
+        except RoundTooLong as exc:
+            if self._composition is None:
+                raise
+            raise exc.named(self._composition) from None
+        if rnd.phase is _PHASE_OVER:
             self._settle()
 
     def clone(self) -> Match:
-        """An independent copy sharing only the immutable rules and hand table.
+        """An independent copy sharing only immutable parts: the rules, the hand table and
+        the events (and event records) so far, in lists of its own.
 
         The round writes events through the log's bound ``append``, which deepcopy keeps
         as it is (a builtin is atomic to it): still bound to this match's list. The copy's
         round is given its own log's, or playing the copy would write into this one."""
-        memo: dict[int, Any] = {id(self.rules): self.rules, id(self.evaluator): self.evaluator}
+        memo: dict[int, Any] = {
+            id(self.rules): self.rules,
+            id(self.evaluator): self.evaluator,
+            id(self._json_forms): self._json_forms,
+            id(self._events): list(self._events),
+            id(self._pending): list(self._pending),
+        }
         twin = copy.deepcopy(self, memo)
         twin.round.emit = twin._emitter()
         return twin
@@ -422,34 +469,55 @@ class Match:
             head = self._head = self._round_head()
         rnd = self.round
         names = self._names
-        card = _CARD_OF  # map() with a bound lookup: no comprehension to make per call
+        text = CARD_TEXT
         phase = rnd.phase
         to_move = None if self.over or phase is _PHASE_OVER else rnd.current
         hand = rnd.hands.get(seat)
+        middle = rnd.middle
         discard = rnd.discard
+        hidden = rnd.middle_hidden
+        # three cards are named as a literal list, and a tuple is unpacked into a new list:
+        # both several times quicker than list(map(...)) or list(...) on so few items
+        if hand is None:
+            held = []
+        elif len(hand) == 3:
+            held = [text[hand[0]], text[hand[1]], text[hand[2]]]
+        else:
+            held = [text[c] for c in hand]
+        if hidden:
+            shown = None
+        elif len(middle) == 3:
+            shown = [text[middle[0]], text[middle[1]], text[middle[2]]]
+        else:
+            shown = [text[c] for c in middle]
         obs: dict[str, Any] = {
             "seat": names[seat],
             "dealer": head[0],
             "round": head[1],
             "phase": MATCH_OVER_PHASE if head[5] else phase._value_,
             "to_move": None if to_move is None else names[to_move],
-            "hand": [] if hand is None else list(map(card, hand)),
-            "middle": None if rnd.middle_hidden else list(map(card, rnd.middle)),
-            "middle_hidden": rnd.middle_hidden,
+            "hand": held,
+            "middle": shown,
+            "middle_hidden": hidden,
             "stock": len(rnd.stock),
-            "discard_top": card(discard[-1]) if discard else None,
+            "discard_top": text[discard[-1]] if discard else None,
             "knocker": None if rnd.knocker is None else names[rnd.knocker],
-            "closed": list(map(names.__getitem__, sorted(rnd.closed))) if rnd.closed else [],
+            "closed": [names[s] for s in sorted(rnd.closed)] if rnd.closed else [],
             "lives": head[2].copy(),
-            "swimming": list(head[3]),
-            "eliminated": list(head[4]),
+            "swimming": [*head[3]],
+            "eliminated": [*head[4]],
             "match_over": head[5],
-            "winners": list(head[6]),
+            "winners": [*head[6]],
         }
         if phase is _PHASE_DEALER_CHOICE and seat == self.dealer:
             obs["extra_hand"] = len(rnd.extra or [])
         if hand is not None and phase is not _PHASE_OVER and len(hand) == self._hand_size:
-            obs["value"] = self.evaluator.value_json(hand)
+            form = (
+                self._json_forms.get(hand[0] << 12 | hand[1] << 6 | hand[2])
+                if len(hand) == 3
+                else None
+            )
+            obs["value"] = form.copy() if form is not None else self.evaluator.value_json(hand)
         if to_move == seat:
             obs["legal_actions"] = rnd.legal_texts()
         return obs
@@ -472,18 +540,21 @@ class Match:
         )
 
 
-_CARD_OF = CARD_TEXT.__getitem__
-
 # dealer, round, lives, swimming, eliminated, match over, winners
 _Head = tuple[str, int, dict[str, int], tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]]
 
 
-def _drop(_event: ev.Event) -> None:
-    return None
+_STEPS: dict[int, list[tuple[int, int, int]]] = {}
 
 
-_BITS = [n.bit_length() for n in range(65)]
-"""``n.bit_length()`` for every size of pack (the shuffle asks it once per card)."""
+def _steps(size: int) -> list[tuple[int, int, int]]:
+    """The steps of ``random.shuffle`` over ``size`` cards: the position ``i`` it fills,
+    from the last down, the ``n = i + 1`` positions it draws from and the bits it draws
+    (``n.bit_length()``, as ``_randbelow_with_getrandbits`` does); made once per size."""
+    found = _STEPS.get(size)
+    if found is None:
+        found = _STEPS[size] = [(i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1)]
+    return found
 
 
 def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:
@@ -495,10 +566,7 @@ def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:
         rng.shuffle(cards)
         return cards
     getrandbits = rng.getrandbits
-    bits = _BITS if len(cards) < len(_BITS) else [n.bit_length() for n in range(len(cards) + 1)]
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = bits[n]
+    for i, n, k in _steps(len(cards)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)

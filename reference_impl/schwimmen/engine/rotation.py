@@ -15,9 +15,13 @@ from collections.abc import Collection
 from schwimmen.spec.rules import Rules
 from schwimmen.spec.vocabulary import DealerRotation
 
+_LOSER = DealerRotation.LOSER  # a module constant: asked after every round
+
 
 def next_active(table_size: int, seat: int, out: Collection[int]) -> int:
     """The first seat clockwise after ``seat`` that is not ``out``."""
+    if not out:
+        return (seat + 1) % table_size
     probe = seat
     for _ in range(table_size):
         probe = (probe + 1) % table_size
@@ -31,7 +35,7 @@ def next_dealer(
 ) -> int:
     """The dealer of the round after one dealt by ``dealer`` in which ``losers`` lost
     lives; ``out`` are the seats out of the match once those losses are applied."""
-    if rules.match.dealer_rotation is DealerRotation.LOSER and losers:
+    if losers and rules.match.dealer_rotation is _LOSER:
         for step in range(1, table_size + 1):
             seat = (dealer + step) % table_size
             if seat in losers:

@@ -20,6 +20,15 @@ hand → the dealer's choice → his new hand again → optional reveals → fir
 Feuer or a 31 takes effect only on its holder's own move (``on-own-move``), the deal and
 the dealer's choice leave it alone; it acts after the holder's swap, pass or knock, as one
 made by a move does, before a knock that move carries.
+
+Two kinds of round share the deal, the knock and the end: :class:`Round` plays the games
+with a middle (swap, pass, knock), :class:`DrawRound` the draw-and-discard game;
+:meth:`Round.deal` and :meth:`Round.from_position` make the kind the rules play. Each
+decision reads its rules from the round's :class:`~schwimmen.engine.roundkit.RoundKit`
+(flags and tables worked out once per rules object), and records its events as plain
+records that the match turns into :mod:`~schwimmen.protocol.events` when its log is read
+(see :func:`schwimmen.protocol.events.build`): a bot match or a fuzzer's replay pays for
+no event object it never looks at.
 """
 
 from __future__ import annotations
@@ -27,9 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from operator import attrgetter
 
-from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import (
     FEUER,
     FEUER_LIGHT,
@@ -44,36 +51,23 @@ from schwimmen.engine.hands import (
     value_json,
 )
 from schwimmen.engine.reasons import IllegalAction, Reason
+from schwimmen.engine.roundkit import RoundKit, kit_for
+from schwimmen.engine.turncap import MAX_TURNS, RoundTooLong
 from schwimmen.protocol import events as ev
-from schwimmen.protocol.actions import Action, ActionKind
-from schwimmen.protocol.cards import SEAT_NAME, Card, pretty, seat_name
+from schwimmen.protocol.actions import Action, ActionKind, simple
+from schwimmen.protocol.cards import SEAT_NAME, Card, pretty, seat_name, text
 from schwimmen.protocol.frozen import quick_init
 from schwimmen.spec.rules import Penalty, Rules
 from schwimmen.spec.vocabulary import (
-    AcesAtDeal,
     AfterKnock,
-    AtDeal,
     CompleteTie,
-    InPlay,
     KnockerTied,
-    KnockFirstTurn,
-    KnockForm,
-    KnockRequires,
-    KnocksPerRound,
-    LastCycle,
-    MiddleVisibility,
-    MoveKind,
     NoReplacement,
     OldMiddle,
-    Passing,
     PenaltyKind,
     ProtectionEffect,
-    Rediscard,
     Replacement,
-    RestOfPack,
-    Swap,
     TiedLowest,
-    Washout,
 )
 
 
@@ -111,7 +105,8 @@ class RoundResult:
     why: str
 
 
-Emit = Callable[[ev.Event], None]
+Emit = Callable[[ev.Record], None]
+"""What a round hands each event to, as a record (see :data:`schwimmen.protocol.events.Record`)."""
 
 # The hot paths below compare enum members by identity dozens of times a decision. On
 # Python 3.11 reading a member off its class (``Phase.OVER``) takes about 90 ns, because
@@ -128,27 +123,36 @@ _ACT_SWAP = ActionKind.SWAP
 _ACT_SWAP_ALL = ActionKind.SWAP_ALL
 _ACT_TAKE_EXTRA = ActionKind.TAKE_EXTRA
 _ACT_TURN_UP = ActionKind.TURN_UP
-_IN_PLAY_MUST_SHOW = InPlay.MUST_SHOW
-_KNOCK_FIRST_NOT_ON_FIRST_TURN_OF_DEAL = KnockFirstTurn.NOT_ON_FIRST_TURN_OF_DEAL
-_KNOCK_FIRST_NOT_IN_FIRST_CYCLE = KnockFirstTurn.NOT_IN_FIRST_CYCLE
-_KNOCK_FORM_AFTER_MOVE = KnockForm.AFTER_MOVE
-_KNOCK_FORM_CLOSE_BY_PASSING = KnockForm.CLOSE_BY_PASSING
-_KNOCK_FORM_INSTEAD_OF_MOVE = KnockForm.INSTEAD_OF_MOVE
-_KNOCK_REQ_MAXIMUM = KnockRequires.MAXIMUM
-_KNOCKS_ONE = KnocksPerRound.ONE
-_MOVE_DRAW_AND_DISCARD = MoveKind.DRAW_AND_DISCARD
-_PASSING_FORBIDDEN = Passing.FORBIDDEN
-_PASSING_FREE = Passing.FREE
-_PASSING_ONCE_PER_DEAL = Passing.ONCE_PER_DEAL
-_PASSING_THEN_MUST_SWAP = Passing.THEN_MUST_SWAP
 _PHASE_COMPLETE_SWAP = Phase.COMPLETE_SWAP
 _PHASE_DEALER_CHOICE = Phase.DEALER_CHOICE
 _PHASE_DISCARD = Phase.DISCARD
 _PHASE_OVER = Phase.OVER
 _PHASE_REVEAL_OFFER = Phase.REVEAL_OFFER
 _PHASE_TURN = Phase.TURN
-_REDISCARD_FORBIDDEN = Rediscard.FORBIDDEN
-_WASHOUT_SAME_SUIT_MIDDLE = Washout.SAME_SUIT_MIDDLE
+_END_KNOCK = EndReason.KNOCK
+_END_MAXIMUM = EndReason.MAXIMUM
+_END_FEUER = EndReason.FEUER
+_END_FEUER_LIGHT = EndReason.FEUER_LIGHT
+_END_ALL_PASSED = EndReason.ALL_PASSED
+_END_STOCK_EXHAUSTED = EndReason.STOCK_EXHAUSTED
+_END_TWO_OPEN = EndReason.TWO_OPEN
+_END_ONE_OPEN = EndReason.ONE_OPEN
+_SHOWDOWN = PenaltyKind.SHOWDOWN
+_ALL_WITHOUT_SPECIAL = PenaltyKind.ALL_WITHOUT_SPECIAL
+_NOBODY_LOSES = CompleteTie.NOBODY_LOSES
+_EXEMPTS_HOLDER = ProtectionEffect.EXEMPTS_HOLDER
+_LAST_TO_REACH = TiedLowest.LAST_TO_REACH_LOSES
+_KNOCKER_TIED_ORDINARY = KnockerTied.ORDINARY
+_TWO_OPEN = AfterKnock.PLAY_UNTIL_TWO_OPEN
+_ONE_OPEN = AfterKnock.PLAY_UNTIL_ONE_OPEN
+_FROM_STOCK = Replacement.FROM_STOCK
+_UNDER_STOCK = OldMiddle.UNDER_STOCK
+_NO_REPLACEMENT_SHOWDOWN = NoReplacement.SHOWDOWN
+_REFUSED_IN_MIDDLE_GAME = (_ACT_DRAW_STOCK, _ACT_DRAW_DISCARD, _ACT_DISCARD)
+_REFUSED_IN_DRAW_GAME = (_ACT_SWAP, _ACT_SWAP_ALL, _ACT_PASS, _ACT_TURN_UP)
+_CHOICES = (_ACT_KEEP, _ACT_TAKE_EXTRA)
+_OFFER_ANSWERS = (_ACT_SHOW, _ACT_DECLINE)
+_NOT_ASKED_IN_TURN = (_ACT_KEEP, _ACT_TAKE_EXTRA, _ACT_SHOW, _ACT_DECLINE)
 # the events of a decision, each made once (see protocol.events)
 _passed = ev.passed
 _knocked = ev.knocked
@@ -158,33 +162,26 @@ _drew = ev.drew
 
 
 _FLAG_MASK = (1 << FLAG_BITS) - 1
-# The actions without cards, one object each: the legal list made before every decision
-# reads these constants, and an action taken from it is recognised by identity.
-_ACTION_DECLINE = Action(ActionKind.DECLINE)
-_ACTION_DRAW_DISCARD = Action(ActionKind.DRAW_DISCARD)
-_ACTION_DRAW_STOCK = Action(ActionKind.DRAW_STOCK)
-_ACTION_KEEP = Action(ActionKind.KEEP)
-_ACTION_KNOCK = Action(ActionKind.KNOCK)
-_ACTION_PASS = Action(ActionKind.PASS)
-_ACTION_PASS_KNOCK = Action(ActionKind.PASS, knock=True)
-_ACTION_SHOW = Action(ActionKind.SHOW)
-_ACTION_SWAP_ALL = Action(ActionKind.SWAP_ALL)
-_ACTION_SWAP_ALL_KNOCK = Action(ActionKind.SWAP_ALL, knock=True)
-_ACTION_TAKE_EXTRA = Action(ActionKind.TAKE_EXTRA)
-_ACTION_TURN_UP = Action(ActionKind.TURN_UP)
+# The actions without cards, one object each (the ones the text and JSON readers give):
+# the legal list made before every decision reads these constants, and an action taken
+# from it is recognised by identity.
+_ACTION_DECLINE = simple(ActionKind.DECLINE)
+_ACTION_DRAW_DISCARD = simple(ActionKind.DRAW_DISCARD)
+_ACTION_DRAW_STOCK = simple(ActionKind.DRAW_STOCK)
+_ACTION_KEEP = simple(ActionKind.KEEP)
+_ACTION_KNOCK = simple(ActionKind.KNOCK)
+_ACTION_PASS = simple(ActionKind.PASS)
+_ACTION_PASS_KNOCK = simple(ActionKind.PASS, knock=True)
+_ACTION_SHOW = simple(ActionKind.SHOW)
+_ACTION_SWAP_ALL = simple(ActionKind.SWAP_ALL)
+_ACTION_SWAP_ALL_KNOCK = simple(ActionKind.SWAP_ALL, knock=True)
+_ACTION_TAKE_EXTRA = simple(ActionKind.TAKE_EXTRA)
+_ACTION_TURN_UP = simple(ActionKind.TURN_UP)
 
-
-# Actions are immutable values: every one-card swap and every discard is built once,
-# indexed by the cards (a list of lists: the legal list reads four rows per decision).
-_SWAP = [[Action(_ACT_SWAP, (g,), (t,)) for t in range(64)] for g in range(64)]
-_SWAP_KNOCK = [[Action(_ACT_SWAP, (g,), (t,), True) for t in range(64)] for g in range(64)]
-_DISCARD = [Action(_ACT_DISCARD, (c,)) for c in range(64)]
-
-
-_TEXT = attrgetter("text")  # an action's canonical text, for map() over a legal list
 
 # the flags that can end a round when a move makes them (checked after every swap)
 _ENDS_IN_PLAY = FEUER | FEUER_LIGHT | MAXIMUM
+_ENDS_AT_DEAL = FEUER | FEUER_LIGHT | MAXIMUM
 
 
 def _pairs(table: list[list[Action]], hand: list[Card], middle: list[Card]) -> list[Action]:
@@ -198,21 +195,27 @@ def _pairs(table: list[list[Action]], hand: list[Card], middle: list[Card]) -> l
     return [table[g][t] for g in hand for t in middle]
 
 
-def _no_emit(_event: ev.Event) -> None:
+def _no_emit(_record: ev.Record) -> None:
     return None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Round:
-    """The mutable state of one deal. Build it with :meth:`deal` or :meth:`from_position`."""
+    """The mutable state of one deal, and the game with a middle (swap, pass, knock).
+    Build a round with :meth:`deal` or :meth:`from_position`, which make a
+    :class:`DrawRound` for the draw-and-discard game; a round made directly serves
+    :meth:`showdown_losses` and :meth:`value` (hands and knocker set by hand)."""
 
     rules: Rules
     evaluator: Evaluator
     table_size: int
     seats: list[int]
     dealer: int
+    _kit: RoundKit  # the rules as a round asks them (see engine.roundkit)
     emit: Emit = _no_emit
     number: int = 0
+    max_turns: int = MAX_TURNS
+    dealt: list[Card] = field(default_factory=list)
     hands: dict[int, list[Card]] = field(default_factory=dict)
     middle: list[Card] = field(default_factory=list)
     middle_hidden: bool = False
@@ -241,15 +244,67 @@ class Round:
     result: RoundResult | None = None
     _legal: list[Action] | None = None
     _split: int = -1
-    _ring: dict[int, int] | None = None
-    _order: list[int] | None = None
-    _swap_one: bool = False
-    _swap_all: bool = False
+    _ring: dict[int, int] = field(default_factory=dict)
+    _order: list[int] = field(default_factory=list)
 
-    def __post_init__(self) -> None:
-        # asked before every decision: read as two flags rather than three attribute
-        # lookups and a set membership each time
-        self._swap_one, self._swap_all = _swap_kinds(self.rules)
+    def __init__(
+        self,
+        rules: Rules,
+        evaluator: Evaluator,
+        table_size: int,
+        seats: list[int],
+        dealer: int,
+        emit: Emit = _no_emit,
+        number: int = 0,
+        max_turns: int = MAX_TURNS,
+        *,
+        kit: RoundKit | None = None,
+    ) -> None:
+        # written out (a round is made per deal): literals, no default factories
+        kit = kit_for(rules) if kit is None else kit
+        self.rules = rules
+        self.evaluator = evaluator
+        self.table_size = table_size
+        self.seats = seats
+        self.dealer = dealer
+        self.emit = emit
+        self.number = number
+        self.max_turns = max_turns
+        self.dealt = []
+        self.hands = {}
+        self.middle = []
+        self.middle_hidden = False
+        self.extra = None
+        self.stock = []
+        self.discard = []
+        self.out = []
+        self.set_aside = []
+        self.phase = _PHASE_TURN
+        self.current = -1
+        self.moves = 0
+        self.moved = set()
+        self.pass_streak = 0
+        self.passed = set()
+        self.obliged = set()
+        self.knocker = None
+        self.closed = set()
+        self.last_queue = None
+        self.reached = {}
+        self.offers = []
+        self.shown = set()
+        self.took_from_discard = None
+        self.offers_made = False
+        self.extra_turn = False
+        self.own_move = kit.own_move
+        self.result = None
+        self._legal = None
+        self._split = -1
+        # the deal order (clockwise from the dealer's left, the dealer last) and the seat
+        # after each: asked at the deal and after every move
+        start = seats.index(dealer)
+        self._order = seats[start + 1 :] + seats[: start + 1]
+        self._ring = dict(zip(seats, seats[1:] + seats[:1], strict=True))
+        self._kit = kit
 
     # ================================================================== construction
     @classmethod
@@ -263,27 +318,37 @@ class Round:
         pack: Sequence[Card],
         emit: Emit = _no_emit,
         number: int = 0,
+        max_turns: int = MAX_TURNS,
     ) -> Round:
         """Deal ``pack`` (top card first) by the ruleset's procedure (rules-matrix F46, U32):
         one card at a time clockwise from the dealer's left, the dealer last."""
-        rnd = cls(rules, evaluator, table_size, list(seats), dealer, emit, number)
+        kit = kit_for(rules)
+        kind = _kind(kit)
+        rnd = kind(
+            rules, evaluator, table_size, list(seats), dealer, emit, number, max_turns, kit=kit
+        )
         order = rnd._deal_order()
-        pattern = cached_pattern(rules, len(order))
-        cards = list(pack)
-        hands = {s: [cards[i] for i in idx] for s, idx in zip(order, pattern.hands, strict=True)}
-        middle = [cards[i] for i in pattern.middle]
-        extra = [cards[i] for i in pattern.extra]
-        rnd.discard = [cards[i] for i in pattern.upcard]
-        pos = pattern.rest
-        rest = cards[pos:]
-        rnd.hands = hands
-        rnd.middle = middle
-        rnd.extra = extra or None
-        if rules.dealing.rest_of_pack is RestOfPack.SET_ASIDE:
+        plan = kit.plan(len(order))
+        cards = rnd.dealt = list(pack)
+        hands = rnd.hands
+        held = []
+        for seat, pick in zip(order, plan.hands, strict=True):
+            cards_of = pick(cards)
+            hands[seat] = list(cards_of)
+            held.append(cards_of)
+        if plan.middle is not None:
+            rnd.middle = list(plan.middle(cards))
+        if plan.extra is not None:
+            rnd.extra = list(plan.extra(cards))
+        if plan.upcard is not None:
+            rnd.discard = list(plan.upcard(cards))
+        rest = cards[plan.rest :]
+        if kit.set_aside:
             rnd.set_aside = rest
         else:
-            rnd.stock = rest[::-1]
-        rnd._after_deal()
+            rest.reverse()
+            rnd.stock = rest
+        rnd._after_deal(held)
         return rnd
 
     @classmethod
@@ -301,42 +366,42 @@ class Round:
         discard: Sequence[Card] = (),
         emit: Emit = _no_emit,
         number: int = 0,
+        max_turns: int = MAX_TURNS,
     ) -> Round:
         """A round whose cards were dealt as given (``stock`` top first, ``discard`` bottom
         first); everything after the deal (U09) happens as in :meth:`deal`."""
-        rnd = cls(rules, evaluator, table_size, list(seats), dealer, emit, number)
-        rnd.hands = {s: list(hands[s]) for s in rnd._deal_order()}
+        kit = kit_for(rules)
+        kind = _kind(kit)
+        rnd = kind(
+            rules, evaluator, table_size, list(seats), dealer, emit, number, max_turns, kit=kit
+        )
+        order = rnd._deal_order()
+        rnd.hands = {s: list(hands[s]) for s in order}
+        rnd.dealt = [c for s in order for c in hands[s]]
+        rnd.dealt += [*middle, *extra, *stock, *discard]
         rnd.middle = list(middle)
         rnd.extra = list(extra) or None
         rnd.discard = list(discard)
-        if rules.dealing.rest_of_pack is RestOfPack.SET_ASIDE:
+        if kit.set_aside:
             rnd.set_aside = list(stock)
         else:
             rnd.stock = list(stock)[::-1]
-        rnd._after_deal()
+        rnd._after_deal([tuple(rnd.hands[s]) for s in order])
         return rnd
 
     # ================================================================== seating
     def _deal_order(self) -> list[int]:
         """Active seats clockwise from the dealer's left, the dealer last (made once a
         round and shared: callers only read it)."""
-        order = self._order
-        if order is None:
-            start = self.seats.index(self.dealer)
-            order = self._order = self.seats[start + 1 :] + self.seats[: start + 1]
-        return order
+        return self._order
 
     def _next_seat(self, seat: int) -> int:
         """The next seat clockwise that still plays this round (NL: not closed).
 
         Until somebody closes, the answer is looked up in the ring of the round's seats,
-        made on first use: it is asked after every move."""
+        made with the deal order: it is asked after every move."""
         if not self.closed:
-            ring = self._ring
-            if ring is None:
-                seats = self.seats
-                ring = self._ring = dict(zip(seats, seats[1:] + seats[:1], strict=True))
-            return ring[seat]
+            return self._ring[seat]
         seats = self.seats
         i = seats.index(seat)
         n = len(seats)
@@ -347,79 +412,95 @@ class Round:
         return seat
 
     # ================================================================== the deal
-    def _after_deal(self) -> None:
-        rules = self.rules
+    def _after_deal(self, held: list[tuple[Card, ...]]) -> None:
+        """Everything after the cards lie where they were dealt (U09); ``held`` are the
+        hands as dealt, in deal order."""
+        kit = self._kit
+        emit = self.emit
         order = self._deal_order()
-        self.emit(ev.RoundStarted(self.number, self.dealer, tuple(order)))
-        for s in order:
-            self.emit(ev.Dealt(s, tuple(self.hands[s])))
+        emit((ev.RoundStarted, self.number, self.dealer, tuple(order)))
+        for seat, cards in zip(order, held, strict=True):
+            emit((ev.Dealt, seat, cards))
         self.reached = dict.fromkeys(order, 0)
-        self.own_move = _own_move(rules)
-        self.middle_hidden = (
-            rules.dealing.middle_visibility is MiddleVisibility.HIDDEN_UNTIL_FIRST_SWAP
-            and bool(self.middle)
-        )
-        if self.middle:
-            self.emit(ev.MiddleDealt(tuple(self.middle), not self.middle_hidden))
+        middle = self.middle
+        if middle:
+            hidden = self.middle_hidden = kit.hidden_middle
+            emit((ev.MiddleDealt, tuple(middle), not hidden))
         if self.extra is not None:
-            self.emit(ev.ExtraDealt(tuple(self.extra)))
+            emit((ev.ExtraDealt, tuple(self.extra)))
         if self.discard:
-            self.emit(ev.UpcardDealt(self.discard[-1]))
-        self._washout(None)
+            emit((ev.UpcardDealt, self.discard[-1]))
+        if kit.washout:
+            self._washout(None)
         if self._check_deal(order):
             return
         if self.extra is not None:
-            self.phase = Phase.DEALER_CHOICE
+            self.phase = _PHASE_DEALER_CHOICE
             self.current = self.dealer
             return
         self._offer_reveals()
 
+    def _packed(self, hand: Sequence[Card]) -> int:
+        """``key << 8 | flags`` of a hand (the table's entry)."""
+        flat = self._kit.flat
+        if flat is not None and len(hand) == 3:
+            return flat[hand[0] << 12 | hand[1] << 6 | hand[2]]
+        return self.evaluator.packed(hand)
+
     def _check_deal(self, seats: Sequence[int]) -> bool:
         """End the round if a hand dealt to ``seats`` must end it (U09, U13, U14, U40)."""
-        packed, hands = self.evaluator.packed, self.hands
+        hands = self.hands
+        flat = self._kit.flat
         seen = 0
-        for s in seats:
-            seen |= packed(hands[s])
-        if not seen & (FEUER | FEUER_LIGHT | MAXIMUM):
+        if flat is not None:
+            for s in seats:
+                h = hands[s]
+                seen |= flat[h[0] << 12 | h[1] << 6 | h[2]]
+        else:
+            packed = self.evaluator.packed
+            for s in seats:
+                seen |= packed(hands[s])
+        if not seen & _ENDS_AT_DEAL:
             return False
+        packed = self._packed
         flags = {s: packed(hands[s]) & _FLAG_MASK & ~self.own_move for s in seats}
         feuer = [s for s in seats if flags[s] & FEUER]
         if feuer:
-            self._end_special(EndReason.FEUER, feuer, True)
+            self._end_special(_END_FEUER, feuer, True)
             return True
         light = [s for s in seats if flags[s] & FEUER_LIGHT]
         if light:
-            self._end_special(EndReason.FEUER_LIGHT, light, True)
+            self._end_special(_END_FEUER_LIGHT, light, True)
             return True
-        if self.rules.maximum.at_deal is AtDeal.MUST_SHOW:
+        if self._kit.maximum_at_deal_must:
             holders = [s for s in self._deal_order() if self._flags(s) & MAXIMUM]
             if holders:
                 self.shown.update(holders)
-                self._end_special(EndReason.MAXIMUM, holders, True)
+                self._end_special(_END_MAXIMUM, holders, True)
                 return True
         return False
 
     def _offer_reveals(self) -> None:
-        if self.rules.maximum.at_deal is AtDeal.MAY_SHOW:
+        if self._kit.maximum_at_deal_may:
             self.offers = [s for s in self._deal_order() if self._flags(s) & MAXIMUM]
             self.offers_made = bool(self.offers)
         self._next_offer()
 
     def _next_offer(self) -> None:
         if self.offers:
-            self.phase = Phase.REVEAL_OFFER
+            self.phase = _PHASE_REVEAL_OFFER
             self.current = self.offers[0]
             return
         if self.shown:
             holders = [s for s in self._deal_order() if s in self.shown]
-            self._end_special(EndReason.MAXIMUM, holders, True)
+            self._end_special(_END_MAXIMUM, holders, True)
             return
-        self.phase = Phase.TURN
+        self.phase = _PHASE_TURN
         self.current = self._deal_order()[0]
 
     # ================================================================== evaluation
     def _flags(self, seat: int) -> int:
-        return self.evaluator.packed(self.hands[seat]) & _FLAG_MASK
+        return self._packed(self.hands[seat]) & _FLAG_MASK
 
     def value(self, seat: int) -> HandValue:
         return self.evaluator.value(self.hands[seat])
@@ -432,66 +513,71 @@ class Round:
         """The reason ``action`` is refused for the seat to move, or None if it is legal."""
         phase = self.phase
         kind = action.kind
+        if phase is _PHASE_TURN and kind is _ACT_SWAP and not action.knock:
+            # the commonest question, answered by the checks below in the same order
+            if self.middle_hidden:
+                return Reason.MIDDLE_HIDDEN
+            give, take = action.give, action.take
+            if len(give) == 1 and len(take) == 1:
+                if give[0] not in self.hands[self.current]:
+                    return Reason.NOT_IN_HAND
+                if take[0] not in self.middle:
+                    return Reason.NOT_IN_MIDDLE
+                return None if self._kit.swap_one else Reason.SWAP_ONE_NOT_ALLOWED
         if phase is _PHASE_OVER:
             return Reason.ROUND_OVER
         # The order of the checks is the order of Reason's members (PROTOCOL.md): the
         # game's actions, then what is asked for now, the cards, the move, the knock.
-        draw_game = self.rules.turns.move is _MOVE_DRAW_AND_DISCARD
-        if draw_game:
-            if kind in (_ACT_SWAP, _ACT_SWAP_ALL, _ACT_PASS, _ACT_TURN_UP):
-                return Reason.NO_MIDDLE
-        elif kind in (_ACT_DRAW_STOCK, _ACT_DRAW_DISCARD, _ACT_DISCARD):
+        if kind in _REFUSED_IN_MIDDLE_GAME:
             return Reason.NO_DRAW
         if phase is _PHASE_COMPLETE_SWAP:
             if (kind is not _ACT_SWAP and kind is not _ACT_SWAP_ALL) or action.knock:
                 return Reason.MUST_COMPLETE_SWAP
             return self._why_swap_illegal(action)
         if phase is _PHASE_DEALER_CHOICE:
-            return None if kind in (_ACT_KEEP, _ACT_TAKE_EXTRA) else Reason.WRONG_PHASE
+            return None if kind in _CHOICES else Reason.WRONG_PHASE
         if phase is _PHASE_REVEAL_OFFER:
-            return None if kind in (_ACT_SHOW, _ACT_DECLINE) else Reason.WRONG_PHASE
-        if kind in (_ACT_KEEP, _ACT_TAKE_EXTRA, _ACT_SHOW, _ACT_DECLINE):
+            return None if kind in _OFFER_ANSWERS else Reason.WRONG_PHASE
+        if kind in _NOT_ASKED_IN_TURN:
             return Reason.WRONG_PHASE
-        if draw_game:
-            return self._why_illegal_draw(action)
         seat = self.current
         if kind is _ACT_TURN_UP:
             if not self.middle_hidden:
                 return Reason.WRONG_PHASE
             return None
-        if kind in (_ACT_SWAP, _ACT_SWAP_ALL):
+        if kind is _ACT_SWAP or kind is _ACT_SWAP_ALL:
             if self.middle_hidden:
                 return Reason.MIDDLE_HIDDEN
             problem = self._why_swap_illegal(action)
             if problem is None and action.knock:
                 after = self._hand_after(seat, action)
-                problem = self._why_knock_illegal(seat, with_move=True, hand=after)
+                problem = self._why_knock_illegal(seat, True, after)
             return problem
         if kind is _ACT_PASS:
             problem = self._why_pass_illegal(seat)
             if problem is None and action.knock:
-                problem = self._why_knock_illegal(seat, with_move=True)
+                problem = self._why_knock_illegal(seat, True)
             return problem
         if kind is _ACT_KNOCK:
-            form = self.rules.knocking.form
-            if form in (_KNOCK_FORM_AFTER_MOVE, _KNOCK_FORM_CLOSE_BY_PASSING):
+            if not self._kit.knock_instead:  # a knock is read as a pass that closes
                 problem = self._why_pass_illegal(seat)
                 if problem is not None:
                     return problem
-            return self._why_knock_illegal(seat, with_move=False)
+            return self._why_knock_illegal(seat, False)
         return Reason.WRONG_PHASE
 
     def _why_swap_illegal(self, action: Action) -> Reason | None:
         hand, middle = self.hands[self.current], self.middle
+        kit = self._kit
         if action.kind is _ACT_SWAP_ALL:
-            return None if self._swap_all else Reason.SWAP_ALL_NOT_ALLOWED
+            return None if kit.swap_all else Reason.SWAP_ALL_NOT_ALLOWED
         give, take = action.give, action.take
         if len(give) == 1 and len(take) == 1:  # the common swap, checked in the same order
             if give[0] not in hand:
                 return Reason.NOT_IN_HAND
             if take[0] not in middle:
                 return Reason.NOT_IN_MIDDLE
-            return None if self._swap_one else Reason.SWAP_ONE_NOT_ALLOWED
+            return None if kit.swap_one else Reason.SWAP_ONE_NOT_ALLOWED
         if len(give) != len(take) or len(set(give)) != len(give) or len(set(take)) != len(take):
             return Reason.MALFORMED
         if any(c not in hand for c in give):
@@ -499,18 +585,18 @@ class Round:
         if any(c not in middle for c in take):
             return Reason.NOT_IN_MIDDLE
         if len(give) == 1:
-            return None if self._swap_one else Reason.SWAP_ONE_NOT_ALLOWED
+            return None if kit.swap_one else Reason.SWAP_ONE_NOT_ALLOWED
         if len(give) == len(hand):
-            return None if self._swap_all else Reason.SWAP_ALL_NOT_ALLOWED
+            return None if kit.swap_all else Reason.SWAP_ALL_NOT_ALLOWED
         return Reason.TWO_CARD_SWAP
 
     def _why_pass_illegal(self, seat: int) -> Reason | None:
-        passing = self.rules.turns.passing
-        if passing is _PASSING_FORBIDDEN:
+        kit = self._kit
+        if kit.pass_forbidden:
             return Reason.NO_PASS
-        if passing is _PASSING_ONCE_PER_DEAL and seat in self.passed:
+        if kit.pass_once and seat in self.passed:
             return Reason.PASS_LIMIT
-        if passing is _PASSING_THEN_MUST_SWAP and seat in self.obliged:
+        if kit.pass_then_swap and seat in self.obliged:
             return Reason.MUST_SWAP_AFTER_PASS
         return None
 
@@ -523,145 +609,126 @@ class Round:
         return [take if c == give else c for c in hand]
 
     def _why_knock_illegal(
-        self, seat: int, *, with_move: bool, hand: Sequence[Card] | None = None
+        self, seat: int, with_move: bool, hand: Sequence[Card] | None = None
     ) -> Reason | None:
-        """Why ``seat`` may not knock now; ``hand`` is the hand he closes on when the close
-        follows a move (closing with 31 looks at the hand after the move)."""
-        knocking = self.rules.knocking
-        if with_move and knocking.form is not _KNOCK_FORM_AFTER_MOVE:
+        """Why ``seat`` may not knock now (``with_move``: at the end of a move); ``hand``
+        is the hand he closes on when the close follows a move (closing with 31 looks at
+        the hand after the move)."""
+        kit = self._kit
+        if with_move and not kit.knock_after_move:
             return Reason.KNOCK_WITH_MOVE
         if self.last_queue is not None:
             return Reason.SECOND_KNOCK
-        if knocking.per_round is _KNOCKS_ONE and self.knocker is not None:
+        if kit.knock_once and self.knocker is not None:
             return Reason.SECOND_KNOCK
         if seat in self.closed:
             return Reason.SECOND_KNOCK
-        first_turn = knocking.first_turn
-        if first_turn is _KNOCK_FIRST_NOT_ON_FIRST_TURN_OF_DEAL and self.moves == 0:
+        if kit.knock_not_first_turn and self.moves == 0:
             return Reason.KNOCK_FIRST_TURN
-        if first_turn is _KNOCK_FIRST_NOT_IN_FIRST_CYCLE and len(self.moved) < len(self.seats):
+        if kit.knock_not_first_cycle and len(self.moved) < len(self.seats):
             return Reason.KNOCK_FIRST_TURN
-        if knocking.requires is _KNOCK_REQ_MAXIMUM:
+        if kit.knock_needs_maximum:
             closing = self.hands[seat] if hand is None else hand
-            if not self.evaluator.packed(closing) & MAXIMUM:
+            if not self._packed(closing) & MAXIMUM:
                 return Reason.KNOCK_NEEDS_MAXIMUM
         return None
-
-    def _why_illegal_draw(self, action: Action) -> Reason | None:
-        kind = action.kind
-        if self.phase is _PHASE_DISCARD:
-            if kind is not _ACT_DISCARD:
-                return Reason.WRONG_PHASE
-            card = action.give[0]
-            if card not in self.hands[self.current]:
-                return Reason.NOT_IN_HAND
-            if card == self.took_from_discard and self.rules.draw.rediscard is _REDISCARD_FORBIDDEN:
-                return Reason.REDISCARD
-            return None
-        if kind is _ACT_DISCARD:
-            return Reason.WRONG_PHASE
-        if kind is _ACT_DRAW_DISCARD:
-            return None if self.discard else Reason.EMPTY_DISCARD
-        if kind is _ACT_DRAW_STOCK:
-            return None
-        if kind is _ACT_KNOCK:
-            return self._why_knock_illegal(self.current, with_move=False)
-        return Reason.WRONG_PHASE
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move, in a fixed order (hand × middle).
 
         The list is computed once per decision and shared until the next action; an
         action object taken from it is known to be legal without asking again."""
-        if self._legal is None:
-            self._legal = self._legal_actions()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal_actions()
+        return legal[:]
 
     def legal_texts(self) -> list[str]:
         """The canonical texts of :meth:`legal_actions`, in the same order."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._legal_actions()
-        return list(map(_TEXT, legal))
+            legal = self._legal_actions()
+        return [action.text for action in legal]
 
     def legal_split(self) -> tuple[list[Action], list[Action]]:
         """The legal actions as (moves, knocks): knocks are a knock, or a move that ends
         with one. Moves come first in :meth:`legal_actions`, so this is one slice."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._legal_actions()
-        split = self._split if self._split >= 0 else len(legal)
+            legal = self._legal_actions()
+        split = self._split
+        if split < 0:
+            return legal[:], []
         return legal[:split], legal[split:]
 
-    def is_listed(self, action: Action) -> bool:
-        """True when ``action`` is one of the objects :meth:`legal_actions` returned for
-        this decision (so it is legal without asking again)."""
-        legal = self._legal
-        if legal is not None:
-            for candidate in legal:
-                if candidate is action:
-                    return True
-        return False
-
-    def _legal_actions(self) -> list[Action]:
-        """Moves first, then knocks (a knock, or a move that ends with one); ``_split``
-        is where the knocks begin (-1: none)."""
-        self._split = -1
+    def _legal_fixed(self) -> list[Action]:
+        """The legal actions of the phases that offer a fixed choice (or none)."""
         phase = self.phase
-        if phase is _PHASE_OVER:
-            return []
         if phase is _PHASE_DEALER_CHOICE:
             return [_ACTION_KEEP, _ACTION_TAKE_EXTRA]
         if phase is _PHASE_REVEAL_OFFER:
             return [_ACTION_SHOW, _ACTION_DECLINE]
-        seat = self.current
-        out: list[Action] = []
-        if self.rules.turns.move is _MOVE_DRAW_AND_DISCARD:
-            if phase is _PHASE_DISCARD:
-                # any held card but (where that is refused) the one just taken from the
-                # pile: what _why_illegal_draw allows
-                table = _DISCARD
-                taken = self.took_from_discard
-                if taken is None or self.rules.draw.rediscard is not _REDISCARD_FORBIDDEN:
-                    return [table[card] for card in self.hands[seat]]
-                return [table[card] for card in self.hands[seat] if card != taken]
-            out.append(_ACTION_DRAW_STOCK)
-            if self.discard:
-                out.append(_ACTION_DRAW_DISCARD)
-            if self._why_knock_illegal(seat, with_move=False) is None:
-                self._split = len(out)
-                out.append(_ACTION_KNOCK)
+        return []
+
+    def _legal_actions(self) -> list[Action]:
+        """The legal list of this decision, kept as ``_legal``: moves first, then knocks
+        (a knock, or a move that ends with one); ``_split`` is where the knocks begin
+        (-1: none). Asked before every decision, so the common case reads straight
+        through: a turn with the middle face up, three cards against three."""
+        phase = self.phase
+        self._split = -1
+        if phase is not _PHASE_TURN and phase is not _PHASE_COMPLETE_SWAP:
+            out = self._legal = self._legal_fixed()
             return out
+        seat = self.current
+        kit = self._kit
         hand, middle = self.hands[seat], self.middle
-        visible = phase is _PHASE_COMPLETE_SWAP or not self.middle_hidden
-        one = visible and self._swap_one
-        every = visible and self._swap_all
-        if one:
-            out = _pairs(_SWAP, hand, middle)
-        if every:
+        hidden = self.middle_hidden  # (never after the middle was turned up to swap)
+        three = len(hand) == 3 and len(middle) == 3
+        if hidden or not kit.swap_one:
+            out = []
+        elif three:  # the commonest list, spelled out (see _pairs)
+            m0, m1, m2 = middle
+            table = kit.swaps
+            r0, r1, r2 = table[hand[0]], table[hand[1]], table[hand[2]]
+            out = [r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2]]
+        else:
+            out = _pairs(kit.swaps, hand, middle)
+        if kit.swap_all and not hidden:
             out.append(_ACTION_SWAP_ALL)
+        self._legal = out
         if phase is _PHASE_COMPLETE_SWAP:
             return out
-        if self.middle_hidden:
+        if hidden:
             out.append(_ACTION_TURN_UP)
-        pass_ok = self.rules.turns.passing is _PASSING_FREE or self._why_pass_illegal(seat) is None
+        pass_ok = kit.pass_free or self._why_pass_illegal(seat) is None
         if pass_ok:
             out.append(_ACTION_PASS)
-        form = self.rules.knocking.form
-        if form is _KNOCK_FORM_AFTER_MOVE:
-            if self.rules.knocking.requires is _KNOCK_REQ_MAXIMUM:
+        if kit.knock_after_move:
+            if kit.knock_needs_maximum:
                 self._closing_moves(seat, out, pass_ok)
-            elif self._why_knock_illegal(seat, with_move=True) is None:
+            elif (
+                # _why_knock_illegal(seat, True) is None, its commonest checks first
+                self.last_queue is None
+                and (self.knocker is None or not kit.knock_once)
+                and seat not in self.closed
+                and (kit.knock_any_turn or self._why_knock_illegal(seat, True) is None)
+            ):
                 self._split = len(out)
-                if one:
-                    out.extend(_pairs(_SWAP_KNOCK, hand, middle))
-                if every:
+                if hidden or not kit.swap_one:
+                    pass
+                elif three:
+                    table = kit.knock_swaps
+                    r0, r1, r2 = table[hand[0]], table[hand[1]], table[hand[2]]
+                    out += (r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2])
+                else:
+                    out += _pairs(kit.knock_swaps, hand, middle)
+                if kit.swap_all and not hidden:
                     out.append(_ACTION_SWAP_ALL_KNOCK)
                 if pass_ok:
                     out.append(_ACTION_PASS_KNOCK)
             return out
-        knock_ok = self._why_knock_illegal(seat, with_move=False) is None
-        if knock_ok and (form is _KNOCK_FORM_INSTEAD_OF_MOVE or pass_ok):
+        if (kit.knock_instead or pass_ok) and self._why_knock_illegal(seat, False) is None:
             self._split = len(out)
             out.append(_ACTION_KNOCK)
         return out
@@ -670,6 +737,7 @@ class Round:
         """Append the moves after which ``seat`` may close, each checked on the hand it
         leaves (closing needs 31 at the end of the move)."""
         start = len(out)
+        knock_swaps = self._kit.knock_swaps
         for move in out[:start]:
             if move.kind is _ACT_TURN_UP:
                 continue
@@ -680,127 +748,180 @@ class Round:
                 closing = _ACTION_SWAP_ALL_KNOCK
                 after = self.middle
             else:
-                closing = _SWAP_KNOCK[move.give[0]][move.take[0]]
+                closing = knock_swaps[move.give[0]][move.take[0]]
                 after = self._hand_after(seat, move)
-            if self._why_knock_illegal(seat, with_move=True, hand=after) is None:
+            if self._why_knock_illegal(seat, True, after) is None:
                 out.append(closing)
         if len(out) > start:
             self._split = start
 
     # ================================================================== applying
+    def _refuse(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` if ``action`` is refused (for an action that is not
+        one of the objects of this decision's legal list, which needs no asking)."""
+        problem = self.why_illegal(action)
+        if problem is not None:
+            raise IllegalAction(problem)
+
     def apply(self, action: Action, *, checked: bool = False) -> None:
         """Apply ``action`` for the seat to move; raise :class:`IllegalAction` if refused
-        (``checked``: the caller has just asked :meth:`why_illegal`)."""
+        (an action object from this decision's legal list is legal without asking;
+        ``checked``: the caller has just asked :meth:`why_illegal`). A round that has taken
+        ``max_turns`` moves raises :class:`RoundTooLong` instead: under its rules it may
+        never end."""
+        if self.moves >= self.max_turns:
+            raise self.too_long()
         if not checked:
-            problem = self.why_illegal(action)
-            if problem is not None:
-                raise IllegalAction(problem)
+            for listed in self._legal or ():
+                if listed is action:
+                    break
+            else:
+                self._refuse(action)
         self._legal = None
+        phase = self.phase
+        if phase is _PHASE_DEALER_CHOICE or phase is _PHASE_REVEAL_OFFER:
+            self._answer(action)
+            return
         seat = self.current
         kind = action.kind
-        phase = self.phase
-        if phase is _PHASE_DEALER_CHOICE:
-            self._dealer_choice(kind is _ACT_TAKE_EXTRA)
-            return
-        if phase is _PHASE_REVEAL_OFFER:
-            self.offers.pop(0)
-            if kind is _ACT_SHOW:
-                self.shown.add(seat)
-                self.emit(ev.Revealed(seat, tuple(self.hands[seat]), "maximum"))
-            else:
-                self.emit(ev.RevealDeclined(seat))
-            self._next_offer()
-            return
-        if self.rules.turns.move is _MOVE_DRAW_AND_DISCARD:
-            self._apply_draw_game(seat, action)
-            return
-        if kind is _ACT_TURN_UP:
-            self.middle_hidden = False
-            self.emit(ev.MiddleTurnedUp(seat, tuple(self.middle)))
-            self.phase = _PHASE_COMPLETE_SWAP
-            return
-        knock_form = self.rules.knocking.form
-        is_knock = kind is _ACT_KNOCK or action.knock
-        is_pass = kind is _ACT_PASS or (
-            kind is _ACT_KNOCK and knock_form is not _KNOCK_FORM_INSTEAD_OF_MOVE
-        )
-        changed = False
+        kit = self._kit
+        extra = False
         if kind is _ACT_SWAP or kind is _ACT_SWAP_ALL:
-            self._swap(seat, action)
-            changed = True
-        elif kind is _ACT_PASS or knock_form is _KNOCK_FORM_AFTER_MOVE:
-            self.emit(_passed(seat))
-        self.phase = _PHASE_TURN
-        self.moves += 1
-        self.moved.add(seat)
-        if changed:
-            self.reached[seat] = self.moves
+            hand = self.hands[seat]
+            give = action.give
+            if len(give) == 1 and kind is _ACT_SWAP:
+                middle = self.middle
+                take = action.take
+                card = give[0]
+                taken = take[0]
+                hand[hand.index(card)] = taken
+                middle[middle.index(taken)] = card
+                self.emit((_swapped, seat, give, take))
+            else:
+                hand = self._swap_hands(seat)
+            self.phase = _PHASE_TURN
+            moves = self.moves = self.moves + 1
+            self.moved.add(seat)
+            self.reached[seat] = moves
             if self.obliged:
                 self.obliged.discard(seat)
-            ends = self.evaluator.packed(self.hands[seat]) & _ENDS_IN_PLAY
-            if ends and self._check_in_play(seat):
+            flat = kit.flat
+            packed = (
+                flat[hand[0] << 12 | hand[1] << 6 | hand[2]]
+                if flat is not None
+                else self.evaluator.packed(hand)
+            )
+            if packed & _ENDS_IN_PLAY and self._check_in_play(seat):
                 return
-        elif self.own_move and self._check_own_move(seat):
-            return
-        if is_pass:
-            self.passed.add(seat)
-            if self.rules.turns.passing is _PASSING_THEN_MUST_SWAP:
-                self.obliged.add(seat)
-        extra = False
-        if changed and self.rules.washout.rule is _WASHOUT_SAME_SUIT_MIDDLE and self._washout(seat):
-            extra = True
-        if self.last_queue is None:
-            if is_pass:
-                self.pass_streak += 1
-            else:
+            if kit.washout:
+                extra = self._washout(seat)
+            if self.last_queue is None:
                 self.pass_streak = 0
-            if self.pass_streak >= len(self.seats) - len(self.closed) and self._all_passed():
+                # nobody passed; only a table where everybody has closed could have "all passed"
+                if self.closed and len(self.closed) >= len(self.seats) and self._all_passed():
+                    return
+        elif kind is _ACT_TURN_UP:
+            self.middle_hidden = False
+            self.emit((ev.MiddleTurnedUp, seat, tuple(self.middle)))
+            self.phase = _PHASE_COMPLETE_SWAP
+            return
+        else:
+            # a pass, or a knock (read as a pass that closes unless it replaces the move)
+            if kind is _ACT_PASS or kit.knock_after_move:
+                self.emit((_passed, seat))
+            self.phase = _PHASE_TURN
+            self.moves += 1
+            self.moved.add(seat)
+            if self.own_move and self._check_own_move(seat):
                 return
-        if is_knock:
-            self.emit(_knocked(seat))
+            is_pass = kind is _ACT_PASS or not kit.knock_instead
+            if is_pass:
+                self.passed.add(seat)
+                if kit.pass_then_swap:
+                    self.obliged.add(seat)
+            if self.last_queue is None:
+                if is_pass:
+                    self.pass_streak += 1
+                else:
+                    self.pass_streak = 0
+                if self.pass_streak >= len(self.seats) - len(self.closed) and self._all_passed():
+                    return
+        if action.knock or kind is _ACT_KNOCK:
+            self.emit((_knocked, seat))
             if self._knock(seat):
                 return
             extra = False
-        self._advance(seat, extra)
-
-    def _swap(self, seat: int, action: Action) -> None:
-        hand, middle = self.hands[seat], self.middle
-        if action.kind is _ACT_SWAP_ALL or len(action.give) == len(hand):
-            gave, took = tuple(hand), tuple(middle)
-            self.hands[seat], self.middle = list(middle), list(hand)
+        # the next to move (the seat's own extra turn after washing out the middle)
+        if extra and self.extra_turn:
+            self.current = seat
+            return
+        self.extra_turn = False
+        queue = self.last_queue
+        if queue is not None:
+            if not queue:
+                self._end_showdown(_END_KNOCK, self.knocker)
+                return
+            self.current = queue.pop(0)
+        elif self.closed:
+            self.current = self._next_seat(seat)
         else:
-            gave, took = action.give, action.take
-            give, take = gave[0], took[0]
-            hand[hand.index(give)] = take
-            middle[middle.index(take)] = give
-        self.emit(_swapped(seat, gave, took))
+            self.current = self._ring[seat]
+
+    def _swap_hands(self, seat: int) -> list[Card]:
+        """Swap the whole hand of ``seat`` with the middle; the new hand."""
+        hands = self.hands
+        hand, middle = hands[seat], self.middle
+        hands[seat], self.middle = list(middle), list(hand)
+        self.emit((_swapped, seat, tuple(hand), tuple(middle)))
+        return hands[seat]
+
+    def too_long(self) -> RoundTooLong:
+        """The error for a round at its turn cap, naming the round and its cards as dealt."""
+        deal = " ".join(text(c) for c in self.dealt)
+        where = f"round {self.number} of this match"
+        return RoundTooLong(self.moves, where, len(self.seats), deal)
+
+    def _answer(self, action: Action) -> None:
+        """The dealer's choice, or the answer to an offer to show a dealt 31."""
+        seat = self.current
+        kind = action.kind
+        if self.phase is _PHASE_DEALER_CHOICE:
+            self._dealer_choice(kind is _ACT_TAKE_EXTRA)
+            return
+        self.offers.pop(0)
+        if kind is _ACT_SHOW:
+            self.shown.add(seat)
+            self.emit((ev.Revealed, seat, tuple(self.hands[seat]), "maximum"))
+        else:
+            self.emit((ev.RevealDeclined, seat))
+        self._next_offer()
 
     def _check_own_move(self, seat: int) -> bool:
         """End the round if the mover, having passed or knocked, still holds a hand that
         takes effect on its holder's own move (``on-own-move``: dealt Feuer or 31)."""
-        if not self.evaluator.packed(self.hands[seat]) & self.own_move:
+        if not self._packed(self.hands[seat]) & self.own_move:
             return False
         return self._check_in_play(seat, self.own_move)
 
     def _check_in_play(self, seat: int, mask: int = _FLAG_MASK) -> bool:
         """End the round if the mover's new hand must end it (U04, U13, U14); ``mask``
         the flags that may end it."""
-        flags = self.evaluator.packed(self.hands[seat]) & mask
+        flags = self._packed(self.hands[seat]) & mask
         if flags & FEUER:
-            self._end_special(EndReason.FEUER, [seat], False)
+            self._end_special(_END_FEUER, [seat], False)
             return True
         if flags & FEUER_LIGHT:
-            self._end_special(EndReason.FEUER_LIGHT, [seat], False)
+            self._end_special(_END_FEUER_LIGHT, [seat], False)
             return True
-        if flags & MAXIMUM and self.rules.maximum.in_play is _IN_PLAY_MUST_SHOW:
+        if flags & MAXIMUM and self._kit.maximum_in_play_must:
             self.shown.add(seat)
-            self._end_special(EndReason.MAXIMUM, [seat], False)
+            self._end_special(_END_MAXIMUM, [seat], False)
             return True
         return False
 
     def _washout(self, mover: int | None) -> bool:
         """Wash out a middle of one suit (rules-matrix 2.28, U20); True if it happened."""
-        if self.rules.washout.rule is not _WASHOUT_SAME_SUIT_MIDDLE or self.middle_hidden:
+        if not self._kit.washout or self.middle_hidden:
             return False
         happened = False
         size = len(self.middle)
@@ -809,7 +930,7 @@ class Round:
             self.out.extend(old)
             self.middle = [self.stock.pop() for _ in range(size)]
             happened = True
-            self.emit(ev.WashedOut(old, tuple(self.middle), mover))
+            self.emit((ev.WashedOut, old, tuple(self.middle), mover))
         if happened and mover is not None:
             self.extra_turn = True
         return happened
@@ -818,53 +939,54 @@ class Round:
         """Everybody passed in a row (2.10): replace the middle, or end or go on (U01-U03).
         Returns True when the round ended."""
         self.pass_streak = 0
-        rules = self.rules
+        all_pass = self.rules.all_pass
         size = len(self.middle)
-        if rules.all_pass.replacement is Replacement.FROM_STOCK and len(self.stock) >= size:
+        if all_pass.replacement is _FROM_STOCK and len(self.stock) >= size:
             old = tuple(self.middle)
-            if rules.all_pass.old_middle is OldMiddle.UNDER_STOCK:
+            if all_pass.old_middle is _UNDER_STOCK:
                 self.stock[:0] = old[::-1]
             else:
                 self.out.extend(old)
             self.middle = [self.stock.pop() for _ in range(size)]
-            self.emit(ev.MiddleReplaced(old, tuple(self.middle)))
+            self.emit((ev.MiddleReplaced, old, tuple(self.middle)))
             self._washout(None)
             return False
-        if rules.all_pass.no_replacement is NoReplacement.SHOWDOWN:
-            self._end_showdown(EndReason.ALL_PASSED, None)
+        if all_pass.no_replacement is _NO_REPLACEMENT_SHOWDOWN:
+            self._end_showdown(_END_ALL_PASSED, None)
             return True
         return False
 
     def _knock(self, seat: int) -> bool:
         """Start what a knock starts; True when the round ended at once."""
-        knocking = self.rules.knocking
+        kit = self._kit
         self.knocker = seat if self.knocker is None else self.knocker
-        then = knocking.then
-        if then is not AfterKnock.LAST_CYCLE:
+        if not kit.last_cycle:
             # personal closing (U21): the closer stops; the round ends when too few are open
             self.closed.add(seat)
             still_open = len(self.seats) - len(self.closed)
-            if then is AfterKnock.PLAY_UNTIL_TWO_OPEN and still_open <= 2:
-                self._end_showdown(EndReason.TWO_OPEN, seat)
+            then = self.rules.knocking.then
+            if then is _TWO_OPEN and still_open <= 2:
+                self._end_showdown(_END_TWO_OPEN, seat)
                 return True
-            if then is AfterKnock.PLAY_UNTIL_ONE_OPEN and still_open <= 1:
-                self._end_showdown(EndReason.ONE_OPEN, seat)
+            if then is _ONE_OPEN and still_open <= 1:
+                self._end_showdown(_END_ONE_OPEN, seat)
                 return True
             return False
         queue: list[int] = []
         probe = seat
+        until_dealer = kit.until_dealer
         while True:
             probe = self._next_seat(probe)
             if probe == seat:
                 break
             queue.append(probe)
-            if knocking.last_cycle is LastCycle.UNTIL_DEALER and probe == self.dealer:
+            if until_dealer and probe == self.dealer:
                 break
-        if seat == self.dealer and knocking.last_cycle is LastCycle.UNTIL_DEALER:
+        if seat == self.dealer and until_dealer:
             queue = []
         self.last_queue = queue
         if not queue:
-            self._end_showdown(EndReason.KNOCK, seat)
+            self._end_showdown(_END_KNOCK, seat)
             return True
         return False
 
@@ -873,17 +995,16 @@ class Round:
             self.current = seat
             return
         self.extra_turn = False
-        if self.last_queue is not None:
-            if not self.last_queue:
-                self._end_showdown(EndReason.KNOCK, self.knocker)
+        queue = self.last_queue
+        if queue is not None:
+            if not queue:
+                self._end_showdown(_END_KNOCK, self.knocker)
                 return
-            self.current = self.last_queue.pop(0)
-            return
-        ring = self._ring
-        if ring is not None and not self.closed:
-            self.current = ring[seat]
-            return
-        self.current = self._next_seat(seat)
+            self.current = queue.pop(0)
+        elif self.closed:
+            self.current = self._next_seat(seat)
+        else:
+            self.current = self._ring[seat]
 
     def _dealer_choice(self, take: bool) -> None:
         dealer = self.dealer
@@ -893,64 +1014,15 @@ class Round:
         else:
             self.middle = list(extra)
         self.extra = None
-        self.emit(ev.DealerChose(dealer, "take-extra" if take else "keep", tuple(self.middle)))
+        self.emit((ev.DealerChose, dealer, "take-extra" if take else "keep", tuple(self.middle)))
         self._washout(None)
         if take and self._check_deal([dealer]):
             return
         self._offer_reveals()
 
-    # ------------------------------------------------------------------ draw and discard
-    def _apply_draw_game(self, seat: int, action: Action) -> None:
-        kind = action.kind
-        if kind is _ACT_KNOCK:
-            self.moves += 1
-            self.moved.add(seat)
-            if self.own_move and self._check_own_move(seat):
-                return
-            self.emit(_knocked(seat))
-            if self._knock(seat):
-                return
-            self._advance(seat, False)
-            return
-        if kind is _ACT_DISCARD:
-            card = action.give[0]
-            self.hands[seat].remove(card)
-            self.discard.append(card)
-            self.emit(_discarded(seat, card))
-            self.moves += 1
-            self.moved.add(seat)
-            self.phase = _PHASE_TURN
-            self.took_from_discard = None
-            self.reached[seat] = self.moves
-            ends = self.evaluator.packed(self.hands[seat]) & _ENDS_IN_PLAY
-            if ends and self._check_in_play(seat):
-                return
-            self._advance(seat, False)
-            return
-        if kind is _ACT_DRAW_DISCARD:
-            card = self.discard.pop()
-            self.took_from_discard = card
-            source = "discard"
-        else:
-            if not self.stock:
-                if len(self.discard) < 2:
-                    self._end_showdown(EndReason.STOCK_EXHAUSTED, None)
-                    return
-                top = self.discard.pop()
-                self.stock = self.discard[::-1]
-                self.discard = [top]
-                self.emit(ev.StockRenewed(len(self.stock)))
-            card = self.stock.pop()
-            self.took_from_discard = None
-            source = "stock"
-        self.hands[seat].append(card)
-        self.emit(_drew(seat, source, card))
-        self.phase = _PHASE_DISCARD
-
     # ================================================================== the end
     def _values(self) -> dict[int, HandValue]:
-        value, hands = self.evaluator.value, self.hands
-        return {s: value(hands[s]) for s in self.seats}
+        return self.evaluator.value_map(self.hands, self.seats)
 
     def _end_special(self, reason: EndReason, holders: Sequence[int], at_deal: bool) -> None:
         """A round ended by Feuer, Feuer light or a 31: its penalty decides (2.14, 2.23).
@@ -961,24 +1033,24 @@ class Round:
         """
         rules = self.rules
         for s in holders:
-            if not (reason is EndReason.MAXIMUM and self.offers_made):
-                self.emit(ev.Revealed(s, tuple(self.hands[s]), reason.value))
+            if not (reason is _END_MAXIMUM and self.offers_made):
+                self.emit((ev.Revealed, s, tuple(self.hands[s]), reason.value))
         penalty: Penalty | None
-        if reason is EndReason.FEUER:
+        if reason is _END_FEUER:
             penalty = rules.three_aces.penalty_at_deal if at_deal else rules.three_aces.penalty
-        elif reason is EndReason.FEUER_LIGHT:
+        elif reason is _END_FEUER_LIGHT:
             penalty = rules.three_sevens.penalty
         else:
             penalty = rules.maximum.penalty_at_deal if at_deal else rules.maximum.penalty_in_play
         values = self._values()
         by = holders[0]
-        if penalty is None or penalty.kind is PenaltyKind.SHOWDOWN:
+        if penalty is None or penalty.kind is _SHOWDOWN:
             losses, why = self.showdown_losses(values)
             self._finish(reason, at_deal, by, losses, tuple(holders), values, why)
             return
         names = ", ".join(seat_name(s) for s in holders)
-        what = {EndReason.FEUER: "Feuer", EndReason.FEUER_LIGHT: "Feuer light"}.get(reason, "31")
-        if penalty.kind is PenaltyKind.ALL_WITHOUT_SPECIAL:
+        what = {_END_FEUER: "Feuer", _END_FEUER_LIGHT: "Feuer light"}.get(reason, "31")
+        if penalty.kind is _ALL_WITHOUT_SPECIAL:
             losses = {
                 s: penalty.lives
                 for s in self.seats
@@ -999,14 +1071,14 @@ class Round:
             lives = penalty.lives
             if (
                 maximum_holders is not None
-                and reason is not EndReason.MAXIMUM
+                and reason is not _END_MAXIMUM
                 and values[s].flags & MAXIMUM
             ):
                 lives = maximum_holders
             if lives:
                 losses[s] = lives
         why = f"{what} shown by {names}: every other player loses {penalty.lives}"
-        if maximum_holders is not None and reason is not EndReason.MAXIMUM:
+        if maximum_holders is not None and reason is not _END_MAXIMUM:
             why += f", a holder of 31 loses {maximum_holders}"
         self._finish(reason, at_deal, by, losses, tuple(holders), values, why)
 
@@ -1018,10 +1090,14 @@ class Round:
     def showdown_losses(self, values: dict[int, HandValue]) -> tuple[dict[int, int], str]:
         """The ordinary showdown (2.20–2.22, U17–U19, U23, U47, U48)."""
         rules = self.rules
+        penalties = rules.penalties
         seats = self.seats
         flags = 0
+        keys = {}
         for s in seats:
-            flags |= values[s].flags
+            value = values[s]
+            flags |= value.flags
+            keys[s] = value.key
         punishers = [s for s in seats if values[s].flags & PUNISHES] if flags & PUNISHES else []
         if punishers:
             losers = [s for s in seats if not values[s].flags & SPECIAL]
@@ -1029,33 +1105,30 @@ class Round:
                 f"three aces ({', '.join(seat_name(s) for s in punishers)}): every player "
                 "without a special hand loses"
             )
-            return {s: rules.penalties.lowest for s in losers}, why
-        if rules.penalties.complete_tie is CompleteTie.NOBODY_LOSES:
-            points = {values[s].points for s in seats}
-            if len(points) == 1:
-                return {}, "complete tie: every hand has the same value, nobody loses"
+            return {s: penalties.lowest for s in losers}, why
+        if penalties.complete_tie is _NOBODY_LOSES and len({values[s].points for s in seats}) == 1:
+            return {}, "complete tie: every hand has the same value, nobody loses"
         candidates = seats
         if flags & PROTECTED:
             candidates = [s for s in seats if not values[s].flags & PROTECTED]
         if not candidates:
             return {}, "every hand is protected: nobody loses"
-        keys = {s: values[s].key for s in seats}
-        if rules.protection.effect is ProtectionEffect.EXEMPTS_HOLDER:
-            low = min(keys.values())
-        else:
+        if flags & PROTECTED and rules.protection.effect is not _EXEMPTS_HOLDER:
             low = min([keys[s] for s in candidates])
+        else:
+            low = min(keys.values())
         losers = [s for s in candidates if keys[s] == low]
         if not losers:
             return {}, "the lowest hand is protected: nobody loses"
         note = ""
         tied = len(losers) > 1
-        if tied and rules.penalties.tied_lowest is TiedLowest.LAST_TO_REACH_LOSES:
-            latest = max(self.reached.get(s, 0) for s in losers)
-            losers = [s for s in losers if self.reached.get(s, 0) == latest]
+        if tied and penalties.tied_lowest is _LAST_TO_REACH:
+            reached = self.reached
+            latest = max(reached.get(s, 0) for s in losers)
+            losers = [s for s in losers if reached.get(s, 0) == latest]
             note = " (of the tied hands, only the one reached last loses)"
         knocker = self.knocker
-        penalties = rules.penalties
-        if tied and penalties.knocker_tied is KnockerTied.ORDINARY:
+        if tied and penalties.knocker_tied is _KNOCKER_TIED_ORDINARY:
             knocker = None
         lowest, knocker_lowest = penalties.lowest, penalties.knocker_lowest
         losses = {s: knocker_lowest if s == knocker else lowest for s in losers}
@@ -1082,66 +1155,184 @@ class Round:
         self.phase = _PHASE_OVER
         held = self.hands
         hands = {s: tuple(held[s]) for s in self.seats}
-        self.result = RoundResult(
-            reason=reason,
-            at_deal=at_deal,
-            by=by,
-            knocker=self.knocker,
-            losses=losses,
-            exempt=exempt,
-            hands=hands,
-            values=values,
-            why=why,
+        result = self.result = RoundResult(
+            reason, at_deal, by, self.knocker, losses, exempt, hands, values, why
         )
-        self.emit(
-            ev.RoundEnded(
-                reason=reason._value_,
-                at_deal=at_deal,
-                by=by,
-                knocker=self.knocker,
-                hands=dict(hands),
-                values={s: value_json(values[s]) for s in self.seats},
-                losses=dict(losses),
-                exempt=exempt,
-                why=why,
+        self.emit((round_ended, result))
+
+
+def _kind(kit: RoundKit) -> type[Round]:
+    """The class of the rounds of ``kit``: the game's kind."""
+    return DrawRound if kit.draw_game else Round
+
+
+def round_ended(result: RoundResult) -> ev.RoundEnded:
+    """The event that reports ``result`` (its hands, values and losses copied)."""
+    values = result.values
+    return ev.RoundEnded(
+        reason=result.reason._value_,
+        at_deal=result.at_deal,
+        by=result.by,
+        knocker=result.knocker,
+        hands=dict(result.hands),
+        values={s: value_json(values[s]) for s in result.hands},
+        losses=dict(result.losses),
+        exempt=result.exempt,
+        why=result.why,
+    )
+
+
+class DrawRound(Round):
+    """A round of the draw-and-discard game (Scat): each turn draws from the stock or the
+    discard pile and throws a card, or knocks instead (rules-matrix 2.29, 2.30)."""
+
+    __slots__ = ()
+
+    def why_illegal(self, action: Action) -> Reason | None:
+        phase = self.phase
+        kind = action.kind
+        if phase is _PHASE_OVER:
+            return Reason.ROUND_OVER
+        # the order of Reason's members, as in Round.why_illegal
+        if kind in _REFUSED_IN_DRAW_GAME:
+            return Reason.NO_MIDDLE
+        if phase is _PHASE_COMPLETE_SWAP:
+            if (kind is not _ACT_SWAP and kind is not _ACT_SWAP_ALL) or action.knock:
+                return Reason.MUST_COMPLETE_SWAP
+            return self._why_swap_illegal(action)
+        if phase is _PHASE_DEALER_CHOICE:
+            return None if kind in _CHOICES else Reason.WRONG_PHASE
+        if phase is _PHASE_REVEAL_OFFER:
+            return None if kind in _OFFER_ANSWERS else Reason.WRONG_PHASE
+        if kind in _NOT_ASKED_IN_TURN:
+            return Reason.WRONG_PHASE
+        if phase is _PHASE_DISCARD:
+            if kind is not _ACT_DISCARD:
+                return Reason.WRONG_PHASE
+            card = action.give[0]
+            if card not in self.hands[self.current]:
+                return Reason.NOT_IN_HAND
+            if card == self.took_from_discard and self._kit.rediscard_forbidden:
+                return Reason.REDISCARD
+            return None
+        if kind is _ACT_DISCARD:
+            return Reason.WRONG_PHASE
+        if kind is _ACT_DRAW_DISCARD:
+            return None if self.discard else Reason.EMPTY_DISCARD
+        if kind is _ACT_DRAW_STOCK:
+            return None
+        if kind is _ACT_KNOCK:
+            return self._why_knock_illegal(self.current, False)
+        return Reason.WRONG_PHASE
+
+    def _legal_actions(self) -> list[Action]:
+        phase = self.phase
+        seat = self.current
+        self._split = -1
+        if phase is _PHASE_DISCARD:
+            # any held card but (where that is refused) the one just taken from the pile:
+            # what why_illegal allows
+            kit = self._kit
+            table = kit.discards
+            hand = self.hands[seat]
+            taken = self.took_from_discard
+            if taken is not None and kit.rediscard_forbidden:
+                out = [table[card] for card in hand if card != taken]
+            elif len(hand) == 4:
+                out = [table[hand[0]], table[hand[1]], table[hand[2]], table[hand[3]]]
+            else:
+                out = [table[card] for card in hand]
+        elif phase is not _PHASE_TURN:
+            out = self._legal_fixed()
+        else:
+            out = (
+                [_ACTION_DRAW_STOCK, _ACTION_DRAW_DISCARD] if self.discard else [_ACTION_DRAW_STOCK]
             )
-        )
+            if self._why_knock_illegal(seat, False) is None:
+                self._split = len(out)
+                out.append(_ACTION_KNOCK)
+        self._legal = out
+        return out
 
-
-_SWAP_KINDS: dict[int, tuple[Rules, tuple[bool, bool]]] = {}
-
-
-def _swap_kinds(rules: Rules) -> tuple[bool, bool]:
-    """Whether a one-card swap and a whole-hand swap are allowed, once per rules object."""
-    found = _SWAP_KINDS.get(id(rules))
-    if found is None or found[0] is not rules:
-        swaps = rules.turns.swaps
-        found = _SWAP_KINDS[id(rules)] = (rules, (Swap.ONE in swaps, Swap.ALL in swaps))
-    return found[1]
-
-
-_OWN_MOVE: dict[int, tuple[Rules, int]] = {}
-
-
-def _own_move(rules: Rules) -> int:
-    """:func:`own_move_flags`, worked out once per rules object (asked at every deal)."""
-    found = _OWN_MOVE.get(id(rules))
-    if found is None or found[0] is not rules:
-        found = _OWN_MOVE[id(rules)] = (rules, own_move_flags(rules))
-    return found[1]
-
-
-def own_move_flags(rules: Rules) -> int:
-    """The hand flags that take effect only on their holder's own move, not at the deal
-    (``three_aces.at_deal`` / ``maximum.at_deal``: ``on-own-move``). A 31 does so only
-    where a 31 reached by a move ends the round."""
-    flags = 0
-    if rules.three_aces.at_deal is AcesAtDeal.ON_OWN_MOVE:
-        flags |= FEUER
-    if rules.maximum.at_deal is AtDeal.ON_OWN_MOVE and rules.maximum.in_play is InPlay.MUST_SHOW:
-        flags |= MAXIMUM
-    return flags
+    def apply(self, action: Action, *, checked: bool = False) -> None:
+        if self.moves >= self.max_turns:
+            raise self.too_long()
+        if not checked:
+            for listed in self._legal or ():
+                if listed is action:
+                    break
+            else:
+                self._refuse(action)
+        self._legal = None
+        phase = self.phase
+        if phase is _PHASE_DEALER_CHOICE or phase is _PHASE_REVEAL_OFFER:
+            self._answer(action)
+            return
+        seat = self.current
+        kind = action.kind
+        if kind is _ACT_DISCARD:
+            card = action.give[0]
+            hand = self.hands[seat]
+            hand.remove(card)
+            self.discard.append(card)
+            self.emit((_discarded, seat, card))
+            moves = self.moves = self.moves + 1
+            self.moved.add(seat)
+            self.phase = _PHASE_TURN
+            self.took_from_discard = None
+            self.reached[seat] = moves
+            flat = self._kit.flat
+            packed = (
+                flat[hand[0] << 12 | hand[1] << 6 | hand[2]]
+                if flat is not None
+                else self.evaluator.packed(hand)
+            )
+            if packed & _ENDS_IN_PLAY and self._check_in_play(seat):
+                return
+            self._advance(seat, False)
+            return
+        if kind is _ACT_KNOCK:
+            self.moves += 1
+            self.moved.add(seat)
+            if self.own_move and self._check_own_move(seat):
+                return
+            self.emit((_knocked, seat))
+            if self._knock(seat):
+                return
+            self._advance(seat, False)
+            return
+        if kind is _ACT_DRAW_DISCARD:
+            card = self.discard.pop()
+            self.took_from_discard = card
+            source = "discard"
+        else:
+            if not self.stock:
+                if len(self.discard) < 2:
+                    self._end_showdown(_END_STOCK_EXHAUSTED, None)
+                    return
+                top = self.discard.pop()
+                self.stock = self.discard[::-1]
+                self.discard = [top]
+                self.emit((ev.StockRenewed, len(self.stock)))
+            card = self.stock.pop()
+            self.took_from_discard = None
+            source = "stock"
+        self.hands[seat].append(card)
+        self.emit((_drew, seat, source, card))
+        self.phase = _PHASE_DISCARD
 
 
 def describe_hand(cards: Sequence[Card]) -> str:
     return " ".join(pretty(c) for c in cards)
+
+
+__all__ = [
+    "DrawRound",
+    "Emit",
+    "EndReason",
+    "Phase",
+    "Round",
+    "RoundResult",
+    "describe_hand",
+    "round_ended",
+]

@@ -25,11 +25,11 @@ left out when false.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from schwimmen.protocol.cards import Card, CardError, parse, text, text_or_mark
 
@@ -72,21 +72,65 @@ class Action:
         return self.text
 
 
-@lru_cache(maxsize=1 << 14)
+# Actions are immutable values, and every action with at most one card each way is made
+# once, here: the engine's legal lists and the text and JSON readers hand out the same
+# objects, so that an action read from a step is recognised in a legal list by identity.
+# Card numbers are below 64 (``suit * 16 + rank``); a row is filled for a pack's cards
+# the first time a round of that pack asks for it (not at import: a command that plays
+# nothing should not pay for 8,192 actions).
+_CARD_IDS = 64
+_SWAPS: list[list[Action | None]] = [[None] * _CARD_IDS for _ in range(_CARD_IDS)]
+_KNOCK_SWAPS: list[list[Action | None]] = [[None] * _CARD_IDS for _ in range(_CARD_IDS)]
+_DISCARDS: list[Action | None] = [None] * _CARD_IDS
+_FILLED: set[tuple[tuple[Card, ...], bool]] = set()
+
+
 def swap(give: Card, take: Card, knock: bool = False) -> Action:
-    """A one-card swap. Actions are immutable values, so each is made once (a pack has
-    at most 52 cards: a few thousand swaps)."""
-    return Action(ActionKind.SWAP, (give,), (take,), knock)
+    """The one-card swap of ``give`` for ``take`` (followed by a knock, with ``knock``)."""
+    row = (_KNOCK_SWAPS if knock else _SWAPS)[give]
+    found = row[take]
+    if found is None:
+        found = row[take] = Action(ActionKind.SWAP, (give,), (take,), knock)
+    return found
 
 
-@lru_cache(maxsize=1 << 14)
 def discard(card: Card) -> Action:
-    return Action(ActionKind.DISCARD, (card,))
+    found = _DISCARDS[card]
+    if found is None:
+        found = _DISCARDS[card] = Action(ActionKind.DISCARD, (card,))
+    return found
 
 
-@lru_cache(maxsize=1 << 14)
+def swap_table(cards: Sequence[Card], knock: bool = False) -> list[list[Action]]:
+    """Every one-card swap among ``cards`` (a pack), as ``table[give][take]``: the
+    engine lists a decision's swaps by indexing it. Only the rows and columns of
+    ``cards`` are filled; the engine never asks for a card outside its pack."""
+    key = (tuple(cards), knock)
+    if key not in _FILLED:
+        for give in cards:
+            for take in cards:
+                swap(give, take, knock)
+        _FILLED.add(key)
+    return cast(list[list[Action]], _KNOCK_SWAPS if knock else _SWAPS)
+
+
+def discard_table(cards: Sequence[Card]) -> list[Action]:
+    """The discard of each of ``cards``, as ``table[card]`` (filled for ``cards`` only)."""
+    for card in cards:
+        discard(card)
+    return cast(list[Action], _DISCARDS)
+
+
 def simple(kind: ActionKind, knock: bool = False) -> Action:
-    return Action(kind, knock=knock)
+    """The one action of a kind that names no card (``knock``: a pass or a swap of the
+    whole hand followed by a knock)."""
+    found = _SIMPLE.get((kind, knock))
+    if found is None:
+        found = _SIMPLE[(kind, knock)] = Action(kind, knock=knock)
+    return found
+
+
+_SIMPLE: dict[tuple[ActionKind, bool], Action] = {}
 
 
 def to_text(action: Action) -> str:
@@ -149,14 +193,17 @@ def _read_text(value: str) -> Action:
     if kind is ActionKind.SWAP:
         if len(tokens) != 3:
             raise ActionSyntaxError("swap needs the card(s) to give and to take: swap QC 10H")
-        return Action(kind, _cards(tokens[1]), _cards(tokens[2]), knock)
+        give, take = _cards(tokens[1]), _cards(tokens[2])
+        if len(give) == 1 and len(take) == 1:
+            return swap(give[0], take[0], knock)
+        return Action(kind, give, take, knock)
     if kind is ActionKind.DISCARD:
         if len(tokens) != 2 or "+" in tokens[1]:
             raise ActionSyntaxError("discard needs one card: discard QC")
-        return Action(kind, _cards(tokens[1]))
+        return discard(_cards(tokens[1])[0])
     if len(tokens) != 1:
         raise ActionSyntaxError(f"'{kind.value}' takes no cards")
-    return Action(kind, knock=knock)
+    return simple(kind, knock)
 
 
 def to_json(action: Action) -> dict[str, Any]:
@@ -185,12 +232,14 @@ def from_json(data: Mapping[str, Any]) -> Action:
         if kind is ActionKind.SWAP:
             give = tuple(parse(c) for c in data["give"])
             take = tuple(parse(c) for c in data["take"])
+            if len(give) == 1 and len(take) == 1:
+                return swap(give[0], take[0], knock)
             return Action(kind, give, take, knock)
         if kind is ActionKind.DISCARD:
-            return Action(kind, (parse(data["card"]),))
+            return discard(parse(data["card"]))
     except (KeyError, TypeError, CardError) as exc:
         raise ActionSyntaxError(f"malformed {kind.value} action: {exc}") from None
-    return Action(kind, knock=knock)
+    return simple(kind, knock)
 
 
 def is_cardless(kind: ActionKind) -> bool:

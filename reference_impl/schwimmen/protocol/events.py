@@ -8,6 +8,7 @@ event as that seat may see it, or None.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -413,6 +414,20 @@ def lives_lost(seat: Seat, lives: int, left: int) -> LivesLost:
 @lru_cache(maxsize=_INTERNED)
 def next_dealer(seat: Seat) -> NextDealer:
     return NextDealer(seat)
+
+
+Record = tuple[Any, ...]
+"""An event as the engine records it while it plays: the event's class (or a function
+that makes it) followed by its arguments, all of them values that no later move changes.
+Making the event object costs several times what the record does, and most logs are never
+read (a bot match, a replayed case that asks for no events), so the match makes the events
+from their records when its log is first read (:func:`build`)."""
+
+
+def build(record: Record) -> Event:
+    """The event a record stands for."""
+    make: Callable[..., Event] = record[0]
+    return make(*record[1:])
 
 
 def log_json(events: list[Event]) -> list[dict[str, Any]]:

@@ -145,9 +145,10 @@ def _int(digits: str) -> int:
     return int(digits)
 
 
-def _too_deep(value: Any) -> bool:
-    """True when arrays and objects nest deeper than :data:`MAX_DEPTH`."""
-    return not nests_at_most(value, MAX_DEPTH)
+def _too_deep(value: Any, text: str | None = None) -> bool:
+    """True when arrays and objects nest deeper than :data:`MAX_DEPTH` (``text``: the
+    JSON ``value`` was read from, which answers most requests without a walk)."""
+    return not nests_at_most(value, MAX_DEPTH, text)
 
 
 def parse(line: str) -> Any:
@@ -160,7 +161,7 @@ def parse(line: str) -> Any:
         raise
     except ValueError as exc:
         raise BadRequest(f"not JSON: {exc}") from None
-    if isinstance(message, dict | list) and _too_deep(message):
+    if isinstance(message, dict | list) and _too_deep(message, line):
         raise BadRequest(f"the request nests deeper than {MAX_DEPTH} levels")
     return message
 

@@ -25,6 +25,7 @@ import random
 from bisect import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Any
 
 from schwimmen.conformance.fixtures import parameter_values
@@ -148,6 +149,28 @@ def _category_of(kind: ActionKind, knock: bool) -> str:
 
 _MOVE_CATEGORY = {kind: _category_of(kind, False) for kind in ActionKind}
 """The category of an action of each kind that carries no knock."""
+_KIND = attrgetter("kind")
+_RUNS: dict[tuple[ActionKind, ...], tuple[tuple[str, int, int], ...] | None] = {}
+
+
+def _runs(kinds: tuple[ActionKind, ...]) -> tuple[tuple[str, int, int], ...] | None:
+    """The categories of moves of these kinds as (category, start, stop) runs, or None
+    where a category comes back after another (then grouped one by one). A game has a
+    handful of such patterns (nine swaps, the whole hand, a pass), worked out once."""
+    if kinds in _RUNS:
+        return _RUNS[kinds]
+    runs: list[tuple[str, int, int]] = []
+    for i, kind in enumerate(kinds):
+        what = _MOVE_CATEGORY[kind]
+        if runs and runs[-1][0] == what:
+            runs[-1] = (what, runs[-1][1], i + 1)
+        else:
+            runs.append((what, i, i + 1))
+    whats = [r[0] for r in runs]
+    found = tuple(runs) if len(set(whats)) == len(whats) else None
+    if len(_RUNS) < 4096:
+        _RUNS[kinds] = found
+    return found
 
 
 # ---------------------------------------------------------------------------- packs
@@ -280,6 +303,7 @@ class _Drawer:
         self.style = _style(rng)
         self.rig = rng.choice((0.0, 0.3, 0.7))
         self.short = rng.choice((0.0, 0.0, 0.25))
+        self._running: dict[tuple[str, ...], tuple[list[float], float]] = {}
 
     def pack(self, players: int, seats: int) -> tuple[Card, ...]:
         return tuple(make_pack(self.rules, players, seats, self.rng, self.rig, self.short))
@@ -301,11 +325,16 @@ class _Drawer:
             return None
         # rng.choices(present, weights)[0], drawn alike (the same one random number,
         # the same bisection of the running totals) without its checks and list
-        total = 0.0
-        running = []
-        for c in present:
-            total += self.style.weights[c]
-            running.append(total)
+        key = tuple(present)
+        found = self._running.get(key)
+        if found is None:
+            total = 0.0
+            running = []
+            for c in present:
+                total += self.style.weights[c]
+                running.append(total)
+            found = self._running[key] = (running, total)
+        running, total = found
         return Decision(present[bisect(running, rng.random() * total, 0, len(present) - 1)], pick)
 
 
@@ -326,13 +355,18 @@ class _Legal:
             moves, knocks = self.match.legal_split()
             self._all = moves + knocks
             by: dict[str, list[Action]] = {}
-            for action in moves:
-                what = _MOVE_CATEGORY[action.kind]
-                group = by.get(what)
-                if group is None:
-                    by[what] = [action]
-                else:
-                    group.append(action)
+            runs = _runs(tuple(map(_KIND, moves)))
+            if runs is not None:
+                for what, start, stop in runs:
+                    by[what] = moves[start:stop]
+            else:
+                for action in moves:
+                    what = _MOVE_CATEGORY[action.kind]
+                    group = by.get(what)
+                    if group is None:
+                        by[what] = [action]
+                    else:
+                        group.append(action)
             if knocks:
                 group = by.get("knock")
                 by["knock"] = knocks if group is None else group + knocks
@@ -465,7 +499,8 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
         used.append(decision)
         steps.append(step)
         played.step(refused)
-        starts.scan(len(used))
+        if match.round_no != rounds:  # the log holds no new start otherwise
+            starts.scan(len(used))
         rounds, over = match.round_no, match.over
         if drawer is not None:
             while len(packs) - match.round_no < RESERVE:

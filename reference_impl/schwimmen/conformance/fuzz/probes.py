@@ -105,40 +105,53 @@ def _swap_many(give: tuple[Card, ...], take: tuple[Card, ...]) -> Action:
 
 def candidates(match: Match) -> list[Probe]:
     """Every probe the reference refuses now, in a fixed order."""
+    return [Probe(*found) for found in _refused(match)]
+
+
+def _refused(match: Match) -> list[tuple[int | None, Action | None, Reason]]:
+    """:func:`candidates` as (seat, action, reason): a probe is made of the one chosen
+    only (a step tries a probe one time in eight, each time asking about some twenty)."""
     if match.over:
-        out = [Probe(0, simple(ActionKind.PASS), Reason.MATCH_OVER)]
+        out: list[tuple[int | None, Action | None, Reason]] = [
+            (0, simple(ActionKind.PASS), Reason.MATCH_OVER)
+        ]
         if match.rules.match.series is not Series.POINT_AND_NEW_MATCH:
-            out.append(Probe(None, None, Reason.MATCH_OVER))
+            out.append((None, None, Reason.MATCH_OVER))
         return out
     seat = match.to_move()
     assert seat is not None
-    out = [Probe(None, None, Reason.WRONG_PHASE)]
+    out = [(None, None, Reason.WRONG_PHASE)]
+    rnd = match.round
+    why_illegal = rnd.why_illegal  # the seat to move in a match going on: the round's
+    seen: set[tuple[int, str]] = set()
+    for action in _own_actions(match, seat):
+        if (seat, action.text) in seen:
+            continue
+        seen.add((seat, action.text))
+        reason = why_illegal(action)
+        if reason is not None:
+            out.append((seat, action, reason))
     others = [s for s in match.active() if s != seat]
-    tries = [(seat, a) for a in _own_actions(match, seat)]
     if others:
         other = others[0]
-        tries += [(other, a) for a in _CARDLESS[:3]]
-        hand = match.round.hands.get(other, [])
-        if hand and match.round.middle:
-            tries.append((other, swap(hand[0], match.round.middle[0])))
-    seen: set[tuple[int, str]] = set()
-    for who, action in tries:
-        if (who, action.text) in seen:
-            continue
-        seen.add((who, action.text))
-        reason = match.why_illegal(action, who)
-        if reason is not None:
-            out.append(Probe(who, action, reason))
+        tries = list(_CARDLESS[:3])
+        hand = rnd.hands.get(other, [])
+        if hand and rnd.middle:
+            tries.append(swap(hand[0], rnd.middle[0]))
+        for action in tries:
+            if (other, action.text) not in seen:
+                seen.add((other, action.text))
+                out.append((other, action, Reason.NOT_YOUR_TURN))
     return out
 
 
 def choose(match: Match, pick: int) -> Probe | None:
     """The probe ``pick`` selects: a reason code first (each as likely as the others),
     then one of the probes refused with it."""
-    found = candidates(match)
+    found = _refused(match)
     if not found:
         return None
-    codes = sorted({p.reason for p in found})  # a Reason is its code (a str)
+    codes = sorted({reason for _, _, reason in found})  # a Reason is its code (a str)
     code = codes[pick % len(codes)]
-    group = [p for p in found if p.reason is code]
-    return group[(pick // len(codes)) % len(group)]
+    group = [f for f in found if f[2] is code]
+    return Probe(*group[(pick // len(codes)) % len(group)])
