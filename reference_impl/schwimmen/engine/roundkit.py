@@ -145,8 +145,8 @@ def own_move_flags(rules: Rules) -> int:
     return flags
 
 
-def _make(rules: Rules) -> RoundKit:
-    evaluator = evaluator_for(rules)
+def _make(rules: Rules, table: bool) -> RoundKit:
+    evaluator = evaluator_for(rules, table=table)
     turns, knocking, maximum = rules.turns, rules.knocking, rules.maximum
     pack = evaluator.pack
     draw = turns.move is MoveKind.DRAW_AND_DISCARD
@@ -188,11 +188,18 @@ def _make(rules: Rules) -> RoundKit:
 _KITS: dict[int, RoundKit] = {}
 
 
-def kit_for(rules: Rules) -> RoundKit:
-    """The kit of ``rules``: one per rules object (asked at every deal)."""
+def kit_for(rules: Rules, *, table: bool = True) -> RoundKit:
+    """The kit of ``rules``: one per rules object (asked at every deal). With
+    ``table=False`` a kit without the hand table will do (a showdown of a few hands, as
+    ``schwimmen score`` asks: building the table costs far more than the hands); one that
+    has it is still returned where it exists."""
     found = _KITS.get(id(rules))
-    if found is None or found.rules is not rules:
+    if (
+        found is None
+        or found.rules is not rules
+        or (table and found.flat is None and not found.evaluator.table)
+    ):
         if len(_KITS) > 1024:
             _KITS.clear()
-        found = _KITS[id(rules)] = _make(rules)
+        found = _KITS[id(rules)] = _make(rules, table)
     return found

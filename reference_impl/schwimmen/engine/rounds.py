@@ -261,7 +261,7 @@ class Round:
         kit: RoundKit | None = None,
     ) -> None:
         # written out (a round is made per deal): literals, no default factories
-        kit = kit_for(rules) if kit is None else kit
+        kit = kit_for(rules, table=evaluator.table) if kit is None else kit
         self.rules = rules
         self.evaluator = evaluator
         self.table_size = table_size
@@ -322,7 +322,7 @@ class Round:
     ) -> Round:
         """Deal ``pack`` (top card first) by the ruleset's procedure (rules-matrix F46, U32):
         one card at a time clockwise from the dealer's left, the dealer last."""
-        kit = kit_for(rules)
+        kit = kit_for(rules, table=evaluator.table)
         kind = _kind(kit)
         rnd = kind(
             rules, evaluator, table_size, list(seats), dealer, emit, number, max_turns, kit=kit
@@ -370,7 +370,7 @@ class Round:
     ) -> Round:
         """A round whose cards were dealt as given (``stock`` top first, ``discard`` bottom
         first); everything after the deal (U09) happens as in :meth:`deal`."""
-        kit = kit_for(rules)
+        kit = kit_for(rules, table=evaluator.table)
         kind = _kind(kit)
         rnd = kind(
             rules, evaluator, table_size, list(seats), dealer, emit, number, max_turns, kit=kit
