@@ -20,104 +20,34 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from markupsafe import Markup, escape
-
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site, changed_params
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
-    KIND_SYMBOL,
     PAIRS_INDEX,
     esc,
     pair_page,
-    param_anchor,
-    ruleset_page,
     wide_page,
 )
-from schwimmen.docsgen.tags import link, say
 from schwimmen.docsgen.templates import render
-from schwimmen.docsgen.values import Cell, row_cells, short, shown, value_classes
+from schwimmen.docsgen.values import row_cells, short, value_classes
 from schwimmen.spec.glance import Glance, cell_text, runs, shades
-from schwimmen.spec.model import ProvenanceKind, Ruleset, Setting
+from schwimmen.spec.model import Ruleset
 from schwimmen.spec.pagedata import words
 from schwimmen.spec.parameters import GROUPS, PARAMETERS
 
 PALETTE = 5  # distinct highlight colours for the values of one row (v1 … v5; v0 is plain)
 
 
-def _cell(
-    cell: Cell, classes: dict[str, int], differs: bool, number: int, language: str
-) -> tuple[Markup, tuple[str, Markup] | None]:
-    """The cell, and its footnote (id, text) with the evidence; none for a rule that does
-    not apply. ``number`` is the footnote's number on the page."""
-    setting = cell.setting
-    if setting is None:
-        return Markup(
-            f'<span class="v na" title="{say("rule.does-not-apply", language)}">—</span>'
-        ), None
-    rid, prov = cell.ruleset.id, setting.provenance
-    shade = min(classes[cell.key or ""], PALETTE) if differs else 0
-    css = f"v v{shade} k-{prov.kind.value}" + (" inh" if setting.inherited else "")
-    tip = str(say(f"kind.{prov.kind.value}", language)) + (
-        f" {prov.decision}" if prov.decision else ""
-    )
-    if setting.inherited:
-        tip += f", {say('rule.inherited', language)} {setting.origin}"
-    mark = KIND_SYMBOL[prov.kind] + ("↳" if setting.inherited else "")
-    value = link(
-        f"{ruleset_page(rid)}#{param_anchor(setting.param)}",
-        shown(setting.param, setting.value, language),
-    )
-    fid = f"{rid}--{param_anchor(setting.param)}"
-    text = Markup(
-        f'<span class="{css}" title="{escape(tip)}">{mark} {value}</span>'
-        f'<sup id="fnref:{fid}"><a class="footnote-ref" href="#fn:{fid}">{number}</a></sup>'
-    )
-    return text, (fid, _evidence(setting, short(setting.param, setting.value, language), language))
-
-
-def _evidence(setting: Setting, value: str, language: str) -> Markup:
-    """A cell's footnote: value, kind and its evidence, in one paragraph."""
-    prov = setting.provenance
-    kind = f"{say(f'kind.{prov.kind.value}', language)}" + (
-        f" {prov.decision}" if prov.decision else ""
-    )
-    head = f"<strong>{escape(setting.param)} = {escape(value)}</strong> ({escape(kind)})"
-    if setting.inherited:
-        head += f", {escape(say('rule.inherited', language))} {escape(setting.origin)}"
-    parts = [Markup(head + ".")]
-    if prov.kind is ProvenanceKind.INTERPRETED and prov.reading:
-        parts.append(escape(f"{say('rule.reading', language)} {prov.reading_in(language) or ''}"))
-    if prov.kind is ProvenanceKind.DEFAULT and prov.why:
-        parts.append(escape(f"{say('rule.why', language)} {prov.why_in(language) or ''}"))
-    for c in prov.citations:
-        place = c.source + (f" ({c.attribution})" if c.attribution else "")
-        line = f", line {c.line}" if c.line is not None else ""
-        parts.append(escape(f"„{c.quote}“ — {place}, {c.section}{line}"))
-    return Markup(" ").join(parts)
-
-
 def comparison_key(glance: Glance, language: str = "en") -> str:
     """The key's chips: one per provenance kind, inherited, does not apply, and the
     colours of the other values of a row."""
-    kinds = " ".join(
-        f'<span class="v v0 k-{k.value}" title="{say(f"kind.{k.value}.help", language)}">'
-        f"{KIND_SYMBOL[k]} {say(f'kind.{k.value}', language)}</span>"
-        for k in ProvenanceKind
-    )
-    other = escape(glance.label("other", language))
-    return (
-        f"{kinds} "
-        f'<span class="v v0 k-cited inh">❝↳ {escape(glance.label("inherited", language))}</span> '
-        f'<span class="v na">— {escape(glance.label("not-applicable", language))}</span> · '
-        + " ".join(f'<span class="v v{i}">{other}</span>' for i in (1, 2, 3))
-    )
+    return render("compare-key.html", language, g=glance)
 
 
 def comparison_tables(site: Site, glance: Glance, language: str = "en") -> str:
     """Every rule against every ruleset: the jump list, one table per group, and the
     footnotes with each cell's evidence, folded (the theme shows them as tooltips)."""
-    notes: list[tuple[str, Markup]] = []
     groups = []
     for group in GROUPS:
         rows = []
@@ -125,13 +55,8 @@ def comparison_tables(site: Site, glance: Glance, language: str = "en") -> str:
             cells = row_cells(param.path, site.rulesets)
             classes = value_classes(cells)
             differs = len(classes) > 1 or any(c.setting is None for c in cells)
-            shown_cells = []
-            for cell in cells:
-                text, note = _cell(cell, classes, differs, len(notes) + 1, language)
-                shown_cells.append(text)
-                if note:
-                    notes.append(note)
-            rows.append((param, differs, shown_cells))
+            tints = [min(classes.get(c.key or "", 0), PALETTE) if differs else 0 for c in cells]
+            rows.append((param, differs, list(zip(cells, tints, strict=True))))
         differing = sum(1 for _, differs, _ in rows if differs)
         groups.append((group, words().group_title(group, language), rows, differing))
     body = _render(
@@ -141,7 +66,7 @@ def comparison_tables(site: Site, glance: Glance, language: str = "en") -> str:
         language,
         ids=list(site.rulesets),
         groups=groups,
-        notes=notes,
+        short=short,
     )
     return block(body)
 
