@@ -8,6 +8,7 @@ read the Markdown files and need no MkDocs.
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import re
 import shlex
@@ -16,11 +17,33 @@ from pathlib import Path
 import pytest
 
 from schwimmen.cli.main import build_parser
-from schwimmen.docsgen.reference import option_help, subcommand
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 OPTION_CELL = re.compile(r'^\| <span class="opt">`([^`]+)`</span> \|', re.M)
+
+
+def subcommand(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser | None:
+    """The parser of one subcommand (``conformance``), or None when the CLI has none."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(name)
+    return None
+
+
+def option_forms(parser: argparse.ArgumentParser) -> set[str]:
+    """Every option of ``parser`` as an option table names it: its spellings, each with
+    its value's name (``--ruleset RULESET``)."""
+    forms = set()
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
+            continue
+        names = list(action.option_strings) or [str(action.metavar or action.dest)]
+        metavar = ""
+        if action.option_strings and action.nargs != 0:
+            metavar = " " + str(action.metavar or action.dest.upper())
+        forms.add(", ".join(n + metavar for n in names))
+    return forms
 
 
 def _section(page: str, anchor: str) -> str:
@@ -45,7 +68,7 @@ def test_option_tables_show_options_as_the_cli_has_them(
 ) -> None:
     sub = subcommand(build_parser(), command)
     assert sub is not None, command
-    shown = {form for form, _ in option_help(sub).values()}
+    shown = option_forms(sub)
     cells = OPTION_CELL.findall(_section(page, anchor))
     assert cells, f"docs/{page}#{anchor} has no option table"
     for cell in cells:

@@ -44,10 +44,12 @@ def code(*modules: str) -> Iterator[tuple[str, bytes]]:
 
 
 def package() -> Iterator[tuple[str, bytes]]:
-    """Every source file of the package, code and templates, and the versions of the
-    Python and the template engine that run them: what the whole generator is made of."""
+    """Every source file of the package, code and templates (HTML and Markdown), and the
+    versions of the Python and the template engine that run them: what the whole
+    generator is made of."""
     for path in sorted(_PACKAGE.rglob("*")):
-        if path.suffix in (".py", ".html") and "__pycache__" not in path.parts:
+        source = path.suffix in (".py", ".html") or path.parent.name == "templates"
+        if source and path.is_file() and "__pycache__" not in path.parts:
             yield f"package:{path.relative_to(_PACKAGE)}", path.read_bytes()
     versions = [sys.version, metadata.version("jinja2"), metadata.version("markupsafe")]
     yield "versions", "\n".join(versions).encode()

@@ -11,6 +11,7 @@ import argparse
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -18,18 +19,16 @@ from markupsafe import Markup, escape
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site
 from schwimmen.docsgen.markup import (
-    code,
     esc,
     fixture_page,
     house_rule_page,
     param_anchor,
     ruleset_page,
-    table,
 )
 from schwimmen.docsgen.tags import code as html_code
 from schwimmen.docsgen.tags import joined, say
 from schwimmen.docsgen.tags import link as html_link
-from schwimmen.docsgen.templates import render
+from schwimmen.docsgen.templates import render, render_markdown
 from schwimmen.docsgen.values import value_key
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.pagedata import words
@@ -42,6 +41,32 @@ def _head(*columns: str, language: str = "en") -> list[str]:
 
 
 # ----------------------------------------------------------------------------- CLI
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One argument of a command as ``--help`` lists it: its spellings (or its name), its
+    help, its choices, how many values it takes, and its default (for an option that
+    takes a value and has one)."""
+
+    names: tuple[str, ...]
+    help: str
+    choices: tuple[str, ...] | None
+    nargs: str | int | None
+    default: str | None
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: its name, one-line help, description, usage, arguments and the
+    whole of its ``--help``."""
+
+    name: str
+    help: str
+    description: str
+    usage: str
+    arguments: tuple[Argument, ...]
+    full_help: str
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, str, argparse.ArgumentParser]]:
@@ -65,29 +90,18 @@ def _expand_help(parser: argparse.ArgumentParser, action: argparse.Action) -> st
         return str(action.help)
 
 
-def _argument_rows(parser: argparse.ArgumentParser) -> list[list[str]]:
-    rows = []
+def _arguments(parser: argparse.ArgumentParser) -> tuple[Argument, ...]:
+    out = []
     for action in parser._actions:
         if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
             continue
-        if action.option_strings:
-            name = ", ".join(code(o) for o in action.option_strings)
-        else:
-            name = code(str(action.metavar or action.dest))
-        details = []
-        if action.choices is not None:
-            values = ", ".join(code(str(c)) for c in action.choices)
-            details.append(words()("reference.one-of", values=values))
-        if action.nargs in ("+", "*"):
-            details.append(
-                words()("reference.one-or-more" if action.nargs == "+" else "reference.any-number")
-            )
+        names = tuple(action.option_strings) or (str(action.metavar or action.dest),)
+        choices = None if action.choices is None else tuple(str(c) for c in action.choices)
         shows_default = action.option_strings and action.nargs != 0
-        if shows_default and action.default not in (None, argparse.SUPPRESS):
-            details.append(words()("reference.default", value=code(str(action.default))))
-        help_text = _expand_help(parser, action)
-        rows.append([name, esc(help_text), "; ".join(details)])
-    return rows
+        default = action.default if shows_default else None
+        shown = None if default in (None, argparse.SUPPRESS) else str(default)
+        out.append(Argument(names, _expand_help(parser, action), choices, action.nargs, shown))
+    return tuple(out)
 
 
 @contextmanager
@@ -104,79 +118,27 @@ def _terminal_width(columns: int = 88) -> Iterator[None]:
             os.environ["COLUMNS"] = saved
 
 
-def subcommand(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser | None:
-    """The parser of one subcommand (``conformance``), or None when the CLI has none."""
-    for sub_name, _, sub in _subcommands(parser):
-        if sub_name == name:
-            return sub
-    return None
-
-
-def option_help(parser: argparse.ArgumentParser) -> dict[str, tuple[str, str]]:
-    """Every option of ``parser`` by each of its spellings: ``(shown name, help text)``,
-    the help as ``--help`` prints it."""
-    out: dict[str, tuple[str, str]] = {}
-    with _terminal_width():
-        for action in parser._actions:
-            if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
-                continue
-            names = list(action.option_strings) or [str(action.metavar or action.dest)]
-            metavar = ""
-            if action.option_strings and action.nargs != 0:
-                metavar = " " + str(action.metavar or action.dest.upper())
-            shown = ", ".join(n + metavar for n in names)
-            for name in names:
-                out[name] = (shown, _expand_help(parser, action))
-    return out
-
-
-def usage(parser: argparse.ArgumentParser) -> str:
-    with _terminal_width():
-        return parser.format_usage().strip()
-
-
 def cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
     """The generated parts of ``docs/reference/cli.md``: every subcommand with usage,
-    arguments and the exact help, as the parser has them."""
+    arguments and the exact help, as the parser has them (``cli.md`` lays them out)."""
     with _terminal_width():
-        return _cli_parts(parser)
-
-
-def _cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
-    overview = ["```text", parser.format_usage().strip(), "```", ""]
-    rows = _argument_rows(parser)
-    if rows:
-        overview += [table(_head("argument", "meaning", "values"), rows), ""]
-    commands = _subcommands(parser)
-    overview.append(
-        table(
-            _head("command", "what-it-does"),
-            [[f"[{code(n)}](#{n})", esc(h)] for n, h, _ in commands],
-        )
-    )
-    sections: list[str] = []
-    for name, help_text, sub in commands:
-        sentence = help_text[:1].upper() + help_text[1:]
-        sections += [f"## {parser.prog} {name} {{#{name}}}", "", esc(sentence) + ".", ""]
-        if sub.description:
-            sections += [esc(sub.description), ""]
-        sections += ["```text", sub.format_usage().strip(), "```", ""]
-        sub_rows = _argument_rows(sub)
-        if sub_rows:
-            sections += [table(_head("argument", "meaning", "values"), sub_rows), ""]
-        full_help = words()("reference.full-help", command=f"{parser.prog} {name} --help")
-        sections += [
-            f'??? example "{full_help}"',
-            "",
-            "    ```text",
-            *["    " + line for line in sub.format_help().rstrip().splitlines()],
-            "    ```",
-            "",
+        commands = [
+            Command(
+                name,
+                help_text,
+                sub.description or "",
+                sub.format_usage().strip(),
+                _arguments(sub),
+                sub.format_help().rstrip(),
+            )
+            for name, help_text, sub in _subcommands(parser)
         ]
+        usage = parser.format_usage().strip()
+    data = {"prog": parser.prog, "usage": usage, "args": _arguments(parser), "commands": commands}
     return {
         "cli-description": esc(parser.description or ""),
-        "cli-overview": "\n".join(overview),
-        "cli-commands": "\n".join(sections),
+        "cli-overview": render_markdown("cli.md", "en", part="overview", **data),
+        "cli-commands": render_markdown("cli.md", "en", part="commands", **data),
     }
 
 
