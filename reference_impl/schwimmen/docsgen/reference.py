@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site
@@ -26,7 +26,7 @@ from schwimmen.docsgen.markup import (
     ruleset_page,
 )
 from schwimmen.docsgen.tags import code as html_code
-from schwimmen.docsgen.tags import joined, say
+from schwimmen.docsgen.tags import joined
 from schwimmen.docsgen.tags import link as html_link
 from schwimmen.docsgen.templates import render, render_markdown
 from schwimmen.docsgen.values import value_key
@@ -145,57 +145,6 @@ def cli_parts(parser: argparse.ArgumentParser) -> dict[str, str]:
 # ----------------------------------------------------------------------------- schema
 
 
-def schema_type(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> Markup:
-    """A short human description of a JSON Schema, in the words of ``spec/words.yaml``."""
-    if "$ref" in schema:
-        name = str(schema["$ref"]).rsplit("/", 1)[-1]
-        return (
-            Markup(f'<a href="#def-{escape(name)}">{escape(name)}</a>')
-            if name in defs
-            else html_code(name)
-        )
-    if "const" in schema:
-        return html_code(str(schema["const"]))
-    if "enum" in schema:
-        return say("reference.one-of", values=joined(html_code(str(v)) for v in schema["enum"]))
-    if "anyOf" in schema:
-        return joined(
-            (schema_type(s, defs) for s in schema["anyOf"]), f" {say('reference.type.or')} "
-        )
-    kind = schema.get("type")
-    if kind == "array":
-        items = say("reference.type.list", items=schema_type(schema.get("items", {}), defs))
-        extra = []
-        if "minItems" in schema:
-            extra.append(say("reference.type.at-least", n=schema["minItems"]))
-        if schema.get("uniqueItems"):
-            extra.append(say("reference.type.no-repeats"))
-        return items + (Markup(f" ({joined(extra)})") if extra else "")
-    if kind == "object":
-        props = schema.get("properties", {})
-        if props:
-            inner = joined(
-                Markup(f"{html_code(k)}: {schema_type(v, defs)}") for k, v in props.items()
-            )
-            return Markup(f"{{{inner}}}")
-        if "propertyNames" in schema:
-            value = schema_type(schema.get("additionalProperties", {}), defs)
-            keys = schema_type(schema["propertyNames"], defs)
-            return say("reference.type.map", keys=keys, values=value)
-        return say("reference.type.object")
-    if kind in ("integer", "number"):
-        lo, hi = schema.get("minimum"), schema.get("maximum")
-        span = f" {lo}–{hi}" if lo is not None and hi is not None else ""
-        step = say("reference.type.halves") if schema.get("multipleOf") == 0.5 else ""
-        return say(f"reference.type.{kind}") + span + step
-    if kind == "string":
-        pattern = schema.get("pattern")
-        if pattern:
-            return say("reference.type.matching", pattern=html_code(str(pattern)))
-        return say("reference.type.text")
-    return say("reference.type.any")
-
-
 def _users(param: Parameter, site: Site) -> dict[str, tuple[Any, list[tuple[str, str]]]]:
     """Value (as a key) → (the value, the rulesets and house rules that play it, each with
     its page)."""
@@ -226,7 +175,6 @@ def schema_parts(schema: Mapping[str, Any], site: Site) -> dict[str, str]:
                 part=name,
                 schema=schema,
                 defs=defs,
-                type_of=schema_type,
                 value_key=value_key,
                 **data,
             )
