@@ -40,6 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from schwimmen.docsgen import memo
+from schwimmen.docsgen.templates import render
 from schwimmen.engine import hands as hand_flags
 from schwimmen.engine.hands import Evaluator, HandValue, evaluator_for, scoring_key
 from schwimmen.protocol.cards import suit_of, text
@@ -317,23 +318,10 @@ def calculator_data(
 
 
 def calculator_markup(words: Words, language: str) -> str:
-    """The page's widget: where the script draws the calculator, what shows before it
-    runs (and without JavaScript), and the script and its style sheet.
+    """The page's widget (``calculator.html``) in ``language``.
 
     The page is ``tools/calculator/`` and its files are one level up; a translation is
     served one folder deeper (``de/tools/calculator/``) and uses the same files."""
     shown = words.get(language) or words["en"]
     up = "../" if language == DEFAULT_LANGUAGE else "../../../tools/"
-    return (
-        f'<div class="schwimmen-calculator" data-tables="{up}calculator.json">\n'
-        f'<p class="calc-status">{_html(shown["loading"])}</p>\n'
-        f'<p class="calc-failed" hidden>{_html(shown["failed"])}</p>\n'
-        f"<noscript><p>{_html(shown['no-script'])}</p></noscript>\n"
-        "</div>\n"
-        f'<link rel="stylesheet" href="{up}calculator.css">\n'
-        f'<script src="{up}calculator.js"></script>\n'
-    )
-
-
-def _html(value: str) -> str:
-    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return render("calculator.html", language, shown=shown, up=up) + "\n"
