@@ -605,10 +605,12 @@ def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
         "accepted": False,
         "pack": 32,
     }
-    said = {
-        language: "\n".join(fixturetext.expectations(fixture, expect, language=language))
-        for language in ("en", "de")
-    }
+    said = {}
+    for language in ("en", "de"):
+        lines: list[str] = []
+        steps = fixturetext.step_pairs(fixture)
+        fixturetext.phrases(language).sentences(lines, fixture, steps, expect)
+        said[language] = "\n".join(lines)
     assert "The table is <strong>not</strong> allowed." in said["en"]
     assert "Grund <code>no-such</code>" in said["de"]
     assert said["en"] != said["de"]
@@ -620,9 +622,9 @@ def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
                 words()(f"fixture.verb.{action}", language)
             )
         for reason in fixturetext.REASONS:
-            assert fixturetext.round_end({"reason": reason, "by": "P1"}, [], language)
+            assert fixturetext.phrases(language).round_end({"reason": reason, "by": "P1"}, [])
         for hand in fixturetext.HANDS:
-            assert fixturetext.value({"hand": hand}, language)
+            assert fixturetext.phrases(language).value({"hand": hand})
         assert all(kind_help(kind, language) for kind in KINDS)
         assert all(reason_label(reason, language) for reason in REASONS)
     assert fixturetext.action("knock", "de") != fixturetext.action("knock")

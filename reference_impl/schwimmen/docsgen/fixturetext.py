@@ -11,8 +11,10 @@ the same moves with these functions; the templates decide where each phrase stan
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -21,6 +23,7 @@ from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.outcomes import step_pairs as step_pairs  # ft.step_pairs in templates
 from schwimmen.docsgen.markup import LETTER_SUIT, SCHEMA_REFERENCE, param_anchor
 from schwimmen.docsgen.tags import card, cards, code, joined, link, say, strong
+from schwimmen.docsgen.templates import environment
 from schwimmen.docsgen.values import short
 from schwimmen.engine.rounds import EndReason
 from schwimmen.spec.pagedata import words
@@ -274,33 +277,25 @@ def _points(value: Any, language: str) -> Markup:
     return escape(str(value))
 
 
-def losses(lost: Mapping[str, Any], language: str = "en") -> Markup:
-    named = [(s, n) for s, n in by_seat(lost) if n]
-    if not named:
-        return say("fixture.loss.none", language)
-    parts = [say(f"fixture.loss.{one_or_many(n)}", language, seat=strong(s), n=n) for s, n in named]
-    return say("fixture.loss.nobody-else", language, losses=joined(parts))
+def in_seat_order(seats: Iterable[Any]) -> list[str]:
+    return sorted((str(s) for s in seats), key=seat_key)
 
 
-def value(worth: Mapping[str, Any], language: str = "en") -> Markup:
-    """One hand's expected worth in words: ``21 in ♥``, ``30½, a triple``, ``Feuer``."""
-    parts = []
-    if "points" in worth:
-        parts.append(strong(_points(worth["points"], language)))
-    hand, suit = worth.get("hand"), worth.get("suit")
-    if hand == "suit" or (hand is None and suit):
-        parts.append(
-            say("fixture.hand.in-suit", language, suit=LETTER_SUIT[str(suit)])
-            if suit and str(suit) in LETTER_SUIT
-            else say("fixture.hand.suit", language)
-        )
-    elif hand:
-        parts.append(
-            say(f"fixture.hand.{hand}", language) if str(hand) in HANDS else escape(str(hand))
-        )
-    if worth.get("maximum") is True:
-        parts.append(say("fixture.hand.maximum", language))
-    return Markup(" ").join(parts[:1]) + (Markup(", ") + joined(parts[1:]) if parts[1:] else "")
+def numbered(mapping: Mapping[Any, Any]) -> list[tuple[int, Any]]:
+    """A mapping by step number (``"2": ...``) in the order of the steps."""
+    return sorted(((int(n), v) for n, v in mapping.items()), key=lambda x: x[0])
+
+
+def raw(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def phrases(language: str = "en") -> Any:
+    """The macros of ``fixture-words.html`` (an expected outcome in words) in ``language``,
+    as the fixture pages use them."""
+    module = sys.modules[__name__]
+    context = {"say": partial(say, language=language), "ft": module}
+    return environment().get_template("fixture-words.html").make_module(context)
 
 
 def values_table(
@@ -329,166 +324,3 @@ def values_table(
     ]
     keep = [i for i in range(len(head)) if i == 0 or any(row[i] for row in rows)]
     return [head[i] for i in keep], [[escape(row[i]) for i in keep] for row in rows]
-
-
-def _capital(text: Markup) -> Markup:
-    return Markup(text[:1].upper() + text[1:])
-
-
-def round_end(r: Mapping[str, Any], steps: Sequence[tuple[str, str]], language: str) -> Markup:
-    """One ended round in words: when, why, who knocked, who loses."""
-    if r.get("at_deal") is True or r.get("after_step") == 0:
-        text = say("fixture.round.ends-at-deal", language)
-    elif "after_step" in r:
-        n = int(r["after_step"])
-        text = say("fixture.round.ends-after-step", language, n=n, step=_step_what(steps, n))
-    elif r.get("at_deal") is False:
-        text = say("fixture.round.ends-during-play", language)
-    else:
-        text = say("fixture.round.ends", language)
-    by = strong(r["by"]) if r.get("by") else say("fixture.round.a-player", language)
-    if "reason" in r:
-        reason = str(r["reason"])
-        clause = (
-            say(f"fixture.reason.{reason}", language, by=by)
-            if reason in REASONS
-            else say("fixture.reason.other", language, reason=code(reason))
-        )
-        text += Markup(": ") + clause
-    elif r.get("by"):
-        text += Markup(", ") + say("fixture.round.closed-by", language, by=by)
-    if "knocker" in r:
-        text += Markup("; ") + (
-            say("fixture.round.nobody-knocked", language)
-            if r["knocker"] is None
-            else say("fixture.round.knocked", language, seat=strong(r["knocker"]))
-        )
-    text += "."
-    if "losses" in r:
-        text += Markup(" {}.").format(_capital(losses(r["losses"], language)))
-    if "lives_lost" in r:
-        taken = [Markup("{} {}").format(strong(s), n) for s, n in by_seat(r["lives_lost"]) if n]
-        lives = joined(taken) if taken else say("fixture.none", language)
-        text += Markup(" ") + say("fixture.round.lives-taken", language, lives=lives)
-    if "values" in r:
-        worth = joined(
-            (
-                Markup("{} {}").format(strong(s), value(v, language))
-                for s, v in by_seat(r["values"])
-            ),
-            "; ",
-        )
-        text += Markup(" ") + say("fixture.round.values", language, values=worth)
-    if "hands" in r:
-        shown = joined(
-            (Markup("{} {}").format(strong(s), cards(c)) for s, c in by_seat(r["hands"])), "; "
-        )
-        text += Markup(" ") + say("fixture.round.cards", language, cards=shown)
-    return text
-
-
-def expectations(
-    fixture: Fixture, expect: Mapping[str, Any], *, inline: bool = False, language: str = "en"
-) -> list[Markup]:
-    """The expected outcome as a list of sentences; ``inline`` for a state after a step,
-    whose hand values are written out (no table follows them)."""
-    steps = step_pairs(fixture)
-    lines: list[Markup] = []
-    for key, given in expect.items():
-        lines += _expectation(fixture, steps, key, given, inline, language)
-    return lines
-
-
-def _expectation(
-    fixture: Fixture,
-    steps: Sequence[tuple[str, str]],
-    key: str,
-    given: Any,
-    inline: bool,
-    language: str,
-) -> list[Markup]:
-    """The sentences one key of an expectation (``end``, ``lives``, ...) makes."""
-
-    def said(label: str, **fields: object) -> list[Markup]:
-        return [say(f"fixture.expect.{label}", language, **fields)]
-
-    if key == "after_step":
-        out = []
-        for n, state in sorted(given.items(), key=lambda x: int(x[0])):
-            parts = expectations(fixture, state, inline=True, language=language)
-            state_text = Markup(" ").join(p if p.endswith(".") else p + "." for p in parts)
-            out += said("after-step", n=int(n), state=state_text)
-        return out
-    if key == "end":
-        return [round_end(given, steps, language)]
-    if key == "rounds":
-        out = [
-            say("fixture.expect.round", language, n=i, round=round_end(r, steps, language))
-            for i, r in enumerate(given, 1)
-        ]
-        return out or said("no-round-ends")
-    if key == "round_over":
-        return said("no-round-yet" if given is False else "round-ended")
-    if key == "values" and inline:
-        none = say("fixture.hand.no-value", language)
-        worth = joined(
-            (
-                Markup("{} {}").format(strong(s), value(v, language) if v is not None else none)
-                for s, v in by_seat(given)
-            ),
-            "; ",
-        )
-        return said("worth", values=worth)
-    if key == "values":
-        return said("worth-below")
-    if key == "losses":
-        return [Markup("{}.").format(_capital(losses(given, language)))]
-    if key == "steps":
-        out = []
-        for n, verdict in sorted(given.items(), key=lambda x: int(x[0])):
-            what = _step_what(steps, int(n))
-            if isinstance(verdict, Mapping) and "rejected" in verdict:
-                reason = code(str(verdict["rejected"]))
-                out += said("refused", n=int(n), step=what, reason=reason)
-            else:
-                out += said("accepted", n=int(n), step=what)
-        return out + said("others-accepted")
-    if key == "to_move":
-        return said("to-move", seat=strong(given)) if given else said("nobody-to-move")
-    if key == "phase":
-        return said("phase", phase=code(str(given)))
-    if key == "middle":
-        return said("middle-down") if given is None else said("middle", cards=cards(given))
-    if key == "hands":
-        shown = joined(
-            (Markup("{} {}").format(strong(s), cards(c)) for s, c in by_seat(given)), "; "
-        )
-        return said("hands", hands=shown)
-    if key == "knocker":
-        if given is None:
-            return said("nobody-knocked")
-        return [say("fixture.has-knocked", language, seat=strong(given)) + "."]
-    if key == "dealer":
-        return said("deals", seat=strong(given))
-    if key in ("legal_includes", "legal_excludes"):
-        acts = joined(code(str(a)) for a in given)
-        return said("may-play" if key == "legal_includes" else "may-not-play", actions=acts)
-    if key == "lives":
-        return said("lives", lives=_per_seat(given))
-    if key in ("swimming", "eliminated", "winners"):
-        label = {"swimming": "swimming", "eliminated": "out", "winners": "winners"}[key]
-        return said(label, seats=_seat_list(given, language))
-    if key == "match_over":
-        return said("match-over" if given else "match-not-over")
-    if key == "points":
-        return said("points", points=_per_seat(given))
-    if key == "accepted":
-        return said("allowed" if given else "not-allowed")
-    if key == "pack":
-        return said("pack", n=given)
-    return [Markup("{}: {}").format(code(key), code(json.dumps(given, ensure_ascii=False)))]
-
-
-def _seat_list(seats: Sequence[Any], language: str) -> Markup:
-    items = sorted((str(s) for s in seats), key=seat_key)
-    return joined(strong(s) for s in items) if items else say("fixture.nobody", language)
