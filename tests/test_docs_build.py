@@ -616,7 +616,7 @@ def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
     assert said["en"] != said["de"]
     for language in ("en", "de"):
         assert fixturetext.values_table(expect["values"], {}, language)[1]
-        assert fixturetext.position(fixture, language).facts
+        assert fixturetext.phrases(language).position(fixture)
         for action in fixturetext.VERBS:
             assert fixturetext.action(action, language).startswith(
                 words()(f"fixture.verb.{action}", language)

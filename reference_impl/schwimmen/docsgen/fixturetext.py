@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -144,87 +143,6 @@ def _step_what(steps: Sequence[tuple[str, str]], n: int) -> Markup:
 
 
 # ----------------------------------------------------------------------------- position
-
-
-@dataclass(frozen=True)
-class Position:
-    """A fixture's position for the page: a sentence of facts, a row per seat (seat,
-    cards, notes) and the piles (label, note, cards)."""
-
-    facts: Markup
-    rows: tuple[tuple[Markup, Markup, Markup], ...]
-    hands: bool
-    piles: tuple[tuple[Markup, Markup | None, Markup], ...]
-
-
-def position(fixture: Fixture, language: str = "en") -> Position:
-    """The cards as dealt (or the stacked pack), with who deals and the match so far."""
-    setup = fixture.setup
-    seats = seats_of(fixture)
-    dealer = dealer_of(fixture)
-    hands: Mapping[str, Sequence[str]] = setup.get("hands", {})
-    if fixture.kind == "setup" and not hands and "deck" not in setup:
-        return Position(say("fixture.position.table-only", language, n=len(seats)), (), False, ())
-    lives = setup.get("lives")
-    eliminated = {str(s) for s in setup.get("eliminated", ())}
-    reached: Mapping[str, Any] = setup.get("reached", {})
-    knocker = setup.get("knocker")
-    facts = [say("fixture.position.dealer", language, n=len(seats), dealer=strong(dealer))]
-    if isinstance(lives, int):
-        facts.append(say(f"fixture.position.lives.{one_or_many(lives)}", language, n=lives))
-    if knocker:
-        facts.append(say("fixture.has-knocked", language, seat=strong(knocker)))
-    if setup.get("points"):
-        facts.append(
-            say("fixture.position.match-points", language, points=_per_seat(setup["points"]))
-        )
-    rows = []
-    if hands or eliminated or isinstance(lives, Mapping):
-        for seat in seats:
-            notes = []
-            if seat == dealer:
-                notes.append(say("fixture.seat.deals", language))
-            if seat in eliminated:
-                notes.append(say("fixture.seat.out", language))
-            if isinstance(lives, Mapping) and seat in lives:
-                left = lives[seat]
-                notes.append(say(f"fixture.seat.lives.{one_or_many(left)}", language, n=left))
-            if seat == knocker:
-                notes.append(say("fixture.seat.knocked", language))
-            if seat in reached:
-                notes.append(
-                    say("fixture.seat.as-dealt", language)
-                    if reached[seat] == 0
-                    else say("fixture.seat.changed-at", language, n=reached[seat])
-                )
-            shown = cards(hands[seat]) if seat in hands else Markup("—")
-            rows.append((strong(seat), shown, joined(notes)))
-    piles: list[tuple[Markup, Markup | None, Markup]] = []
-    for key, note in PILES:
-        if key in setup:
-            said = say(note, language) if note else None
-            piles.append((say(f"fixture.pile.{key}.title", language), said, cards(setup[key])))
-    top_first = say("fixture.pile.top-first", language)
-    for n, pack in enumerate(setup.get("decks", ()), start=2):
-        piles.append((say("fixture.pile.round-pack", language, n=n), top_first, cards(pack)))
-    for n, deal in enumerate(setup.get("deals", ()), start=2):
-        dealt = [Markup("{} {}").format(strong(s), cards(c)) for s, c in by_seat(deal["hands"])]
-        dealt += [
-            Markup("{} {}").format(say(f"fixture.pile.{key}", language), cards(deal[key]))
-            for key, _ in PILES
-            if key in deal
-        ]
-        label = say("fixture.pile.round-dealt", language, n=n)
-        piles.append((label, None, joined(dealt, "; ")))
-    sentence = Markup("{}.").format(joined(facts, "; "))
-    return Position(sentence, tuple(rows), bool(hands), tuple(piles))
-
-
-def _per_seat(values: Any) -> Markup:
-    """``P1 2, P2 1`` for a mapping of seats; the value as it is otherwise."""
-    if isinstance(values, Mapping):
-        return joined((Markup("{} {}").format(strong(s), n) for s, n in by_seat(values)))
-    return escape(str(values))
 
 
 # ----------------------------------------------------------------------------- predicates
