@@ -548,21 +548,23 @@ def test_canonical_cards_and_actions_are_drawn() -> None:
     assert card_text("10H") == '<span class="card hearts">10♥</span>'
     assert card_text("QC") == '<span class="card clubs">Q♣</span>'
     assert card_text("XX") == "XX"
-    text = fixturetext.action("swap QC+KD 10H+9S knock")
+    action = fixturetext.phrases("en").action
+    text = action("swap QC+KD 10H+9S knock")
     assert text.startswith("swaps ") and ", then knocks" in text
     assert '<span class="card clubs">Q♣</span><span class="card diamonds">K♦</span>' in text
     assert "<code>swap QC+KD 10H+9S knock</code>" in text
-    assert fixturetext.action("pass").startswith("passes")
-    assert fixturetext.action("swap QC") == "<code>swap QC</code>"  # malformed: as it is
+    assert action("pass").startswith("passes")
+    assert action("swap QC") == "<code>swap QC</code>"  # malformed: as it is
 
 
 def test_where_predicates_read_as_words() -> None:
-    text = fixturetext.predicate("turns.passing", ["free", "once-per-deal"])
+    predicate = fixturetext.phrases("en").predicate
+    text = predicate("turns.passing", ["free", "once-per-deal"])
     assert text.startswith('<a href="md:reference/schema.md#turns-passing">Passing (schieben)</a>')
     assert ">free</code> or <code" in text
-    negated = fixturetext.predicate("triples.points", {"not": ["none"]})
+    negated = predicate("triples.points", {"not": ["none"]})
     assert " is not <code>none</code>" in negated
-    assert "30½" in fixturetext.predicate("triples.points", [30.5])
+    assert "30½" in predicate("triples.points", [30.5])
 
 
 def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
@@ -617,17 +619,16 @@ def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
     for language in ("en", "de"):
         assert fixturetext.values_table(expect["values"], {}, language)[1]
         assert fixturetext.phrases(language).position(fixture)
-        for action in fixturetext.VERBS:
-            assert fixturetext.action(action, language).startswith(
-                words()(f"fixture.verb.{action}", language)
-            )
+        for verb in fixturetext.VERBS:
+            said_verb = fixturetext.phrases(language).action(verb)
+            assert said_verb.startswith(words()(f"fixture.verb.{verb}", language))
         for reason in fixturetext.REASONS:
             assert fixturetext.phrases(language).round_end({"reason": reason, "by": "P1"}, [])
         for hand in fixturetext.HANDS:
             assert fixturetext.phrases(language).value({"hand": hand})
         assert all(kind_help(kind, language) for kind in KINDS)
         assert all(reason_label(reason, language) for reason in REASONS)
-    assert fixturetext.action("knock", "de") != fixturetext.action("knock")
+    assert fixturetext.phrases("de").action("knock") != fixturetext.phrases("en").action("knock")
 
 
 def test_bar_charts_are_well_formed_svg() -> None:

@@ -18,10 +18,9 @@ from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.outcomes import Answer, Engine, Group, grouped, step_pairs
 from schwimmen.conformance.outcomes import answer as engine_answer
 from schwimmen.conformance.plan import Suite, house_rule_of
-from schwimmen.docsgen import memo
+from schwimmen.docsgen import fixturetext, memo
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site
-from schwimmen.docsgen.fixturetext import action, dealer_of, kind_badge, seats_of
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.outcome_text import outcome_lines
 from schwimmen.docsgen.templates import render
@@ -213,11 +212,8 @@ def scenarios(
             data=data,
             computed=computed,
             words=data.words(language),
-            kind_badge=kind_badge,
+            ft=fixturetext,
             steps=step_pairs,
-            action=action,
-            dealer_of=dealer_of,
-            seats_of=seats_of,
             house_rule_of=house_rule_of,
             shown_names=names or {},
             outcome_lines=outcome_lines,

@@ -20,13 +20,14 @@ from markupsafe import Markup, escape
 
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.outcomes import step_pairs as step_pairs  # ft.step_pairs in templates
-from schwimmen.docsgen.markup import LETTER_SUIT, SCHEMA_REFERENCE, param_anchor
-from schwimmen.docsgen.tags import card, cards, code, joined, link, say, strong
+from schwimmen.docsgen.markup import LETTER_SUIT, SCHEMA_REFERENCE
+from schwimmen.docsgen.markup import param_anchor as param_anchor  # ft.param_anchor in templates
+from schwimmen.docsgen.tags import cards, code, joined, link, say, strong
 from schwimmen.docsgen.templates import environment
-from schwimmen.docsgen.values import short
+from schwimmen.docsgen.values import short as short  # ft.short in templates
 from schwimmen.engine.rounds import EndReason
 from schwimmen.spec.pagedata import words
-from schwimmen.spec.parameters import BY_PATH, PARAMETERS
+from schwimmen.spec.parameters import BY_PATH, PARAMETERS, Parameter
 from schwimmen.spec.present import points as points_text
 
 # The one-word actions; each is said by the label ``fixture.verb.<action>``.
@@ -98,79 +99,9 @@ def dealer_of(fixture: Fixture) -> str:
     return str(fixture.setup.get("dealer", seats[-1] if seats else "P1"))
 
 
-# ----------------------------------------------------------------------------- moves
-
-
-def _card_group(token: str) -> Markup:
-    return Markup("").join(card(t) for t in token.split("+"))
-
-
-def action(text: str, language: str = "en") -> Markup:
-    """An action in words with its cards drawn, followed by its canonical text; an
-    action that is not well formed (some fixtures test the refusal) as its text only."""
-    tokens = str(text).split()
-    knock = len(tokens) > 1 and tokens[-1] == "knock"
-    core = tokens[:-1] if knock else tokens
-    phrase: Markup | None = None
-    if len(core) == 3 and core[0] == "swap":
-        phrase = say(
-            "fixture.verb.swap", language, give=_card_group(core[1]), take=_card_group(core[2])
-        )
-    elif len(core) == 2 and core[0] == "discard":
-        phrase = say("fixture.verb.discard", language, cards=_card_group(core[1]))
-    elif len(core) == 1 and core[0] in VERBS:
-        phrase = say(f"fixture.verb.{core[0]}", language)
-    if phrase is None:
-        return code(text)
-    if knock:
-        phrase = say("fixture.verb.then-knocks", language, action=phrase)
-    return Markup('{} <span class="canon">{}</span>').format(phrase, code(text))
-
-
-def step(seat: str, act: str, language: str = "en") -> Markup:
-    """One step of a fixture: a seat's action, or the table's (``FIXTURES.md``)."""
-    if seat == "table":
-        said = say("fixture.step.table", language)
-        return Markup('{} <span class="canon">{}</span>').format(said, code(act))
-    return Markup("{} {}").format(strong(seat), action(act, language))
-
-
-def _step_what(steps: Sequence[tuple[str, str]], n: int) -> Markup:
-    """`` (P2: swap QC 7H)`` for step ``n`` when the fixture has it, else nothing."""
-    if 0 < n <= len(steps):
-        return Markup(" ({}: {})").format(steps[n - 1][0], code(steps[n - 1][1]))
-    return Markup("")
-
-
-# ----------------------------------------------------------------------------- position
-
-
-# ----------------------------------------------------------------------------- predicates
-
-
-def _value_words(param: str, value: Any) -> Markup:
-    """One allowed value in words, with the registry's meaning as its tooltip."""
-    spec = BY_PATH.get(param)
-    meaning = (
-        spec.choices.get(value, "") if spec and spec.choices and isinstance(value, str) else ""
-    )
-    if meaning:
-        return Markup('<code title="{}">{}</code>').format(meaning, short(param, value))
-    return code(short(param, value))
-
-
-def predicate(param: str, values: Any, language: str = "en") -> Markup:
-    """``turns.passing: [free]`` → "Passing (schieben) is ``free``", the rule linked."""
-    spec = BY_PATH.get(param)
-    name = link(f"{SCHEMA_REFERENCE}#{param_anchor(param)}", spec.title) if spec else code(param)
-    either = Markup(" {} ").format(say("fixture.where.or", language))
-    if isinstance(values, Mapping):
-        listed = either.join(_value_words(param, v) for v in values.get("not", ()))
-        return say("fixture.where.is-not", language, name=name, values=listed)
-    shown = [_value_words(param, v) for v in values]
-    if len(shown) > 1:
-        shown = [Markup(", ").join(shown[:-1]), shown[-1]]
-    return say("fixture.where.is", language, name=name, values=either.join(shown))
+def rule(param: str) -> Parameter | None:
+    """The registry's entry of ``param``; None for a name it does not know."""
+    return BY_PATH.get(param)
 
 
 def dimensions(matrix: str) -> Markup:
