@@ -22,7 +22,6 @@ from schwimmen.docsgen import fixturetext, memo
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site
 from schwimmen.docsgen.inserts import Insert
-from schwimmen.docsgen.outcome_text import outcome_lines
 from schwimmen.docsgen.templates import render
 from schwimmen.spec.disagreements import Disagreements
 from schwimmen.spec.loader import SEPARATOR
@@ -216,7 +215,6 @@ def scenarios(
             steps=step_pairs,
             house_rule_of=house_rule_of,
             shown_names=names or {},
-            outcome_lines=outcome_lines,
             site=site,
             suite=suite,
             by_id={f.id: f for f in suite.fixtures},
