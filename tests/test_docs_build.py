@@ -30,8 +30,9 @@ from schwimmen.cli.main import main
 from schwimmen.conformance.fixtures import Fixture, load_fixtures
 from schwimmen.conformance.plan import Suite
 from schwimmen.docsgen import fixturetext, templates
-from schwimmen.docsgen.markup import card, card_text, cards_in, esc
+from schwimmen.docsgen.markup import esc
 from schwimmen.docsgen.site import check_citations, page_citations, plan_suite
+from schwimmen.docsgen.tags import card, cards
 from schwimmen.spec.decisions import load_decisions
 from schwimmen.spec.disagreements import Disagreements, load_disagreements
 from schwimmen.spec.loader import Catalog
@@ -522,12 +523,12 @@ def test_the_build_fails_when_a_finder_answer_names_no_rule(
 
 
 def test_cards_are_drawn_as_cards() -> None:
-    assert card("A", "♥") == '<span class="card hearts">A♥</span>'
-    text = cards_in("P1 ♣10 ♠7 · ♦K (20 ♦)")
-    assert '<span class="card clubs">10♣</span>' in text
+    assert card("AH") == '<span class="card hearts">A♥</span>'
+    text = cards(["10C", "7S", "KD"])
+    assert text.startswith('<span class="cards"><span class="card clubs">10♣</span>')
     assert '<span class="card spades">7♠</span>' in text
-    assert '<span class="card diamonds">K♦</span>' in text
-    assert text.endswith("(20 ♦)")
+    assert text.endswith('<span class="card diamonds">K♦</span></span>')
+    assert cards([]) == "—"
 
 
 def test_escaping_keeps_tables_and_emphasis_intact() -> None:
@@ -545,9 +546,9 @@ def test_quotes_on_generated_pages_are_verbatim(
 
 
 def test_canonical_cards_and_actions_are_drawn() -> None:
-    assert card_text("10H") == '<span class="card hearts">10♥</span>'
-    assert card_text("QC") == '<span class="card clubs">Q♣</span>'
-    assert card_text("XX") == "XX"
+    assert card("10H") == '<span class="card hearts">10♥</span>'
+    assert card("QC") == '<span class="card clubs">Q♣</span>'
+    assert card("XX") == "XX"
     action = fixturetext.phrases("en").action
     text = action("swap QC+KD 10H+9S knock")
     assert text.startswith("swaps ") and ", then knocks" in text

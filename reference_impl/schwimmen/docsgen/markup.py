@@ -156,29 +156,6 @@ def admonition(kind: str, title: str, body: str, *, collapsible: bool = False) -
 # ----------------------------------------------------------------------------- cards
 SUIT_CLASS: Mapping[str, str] = {"♣": "clubs", "♠": "spades", "♥": "hearts", "♦": "diamonds"}
 LETTER_SUIT: Mapping[str, str] = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
-_CARD = re.compile(r"([♣♠♥♦])(10|[2-9AKQJ])(?![0-9A-Za-z])")
-
-
-def card(rank: str, suit: str) -> str:
-    """One card as a styled span: ``card("A", "♥")`` → ``<span class="card hearts">A♥</span>``."""
-    return f'<span class="card {SUIT_CLASS[suit]}">{rank}{suit}</span>'
-
-
-_CARD_TEXT = re.compile(r"^(10|[2-9AKQJ])([CSHD])$")
-
-
-def card_text(text: str) -> str:
-    """A card in the protocol's canonical text (``10H``, ``QC``) drawn as a card; anything
-    else is returned escaped."""
-    m = _CARD_TEXT.match(text)
-    if not m:
-        return esc(text)
-    return card(m.group(1), LETTER_SUIT[m.group(2)])
-
-
-def cards_in(text: str) -> str:
-    """Render every ``♣7``-style card in (already escaped) text as a card span."""
-    return _CARD.sub(lambda m: card(m.group(2), m.group(1)), text)
 
 
 def suit_symbols(text: str) -> str:
