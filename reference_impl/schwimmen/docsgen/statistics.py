@@ -21,13 +21,8 @@ from schwimmen.docsgen import memo
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     STATISTICS,
-    code,
-    esc,
-    link,
-    ruleset_page,
-    table,
 )
-from schwimmen.docsgen.templates import render
+from schwimmen.docsgen.templates import render, render_markdown
 from schwimmen.engine.rounds import EndReason
 from schwimmen.engine.simulate import showdown_values, simulate
 from schwimmen.spec.model import Ruleset
@@ -174,54 +169,6 @@ def charts(part: str, language: str, **data: Any) -> str:
 # ----------------------------------------------------------------------------- the page
 
 
-def _overview(figures: Sequence[Figures], here: str, language: str = "en") -> list[str]:
-    say = words()
-    rows = []
-    for fig in figures:
-        d = fig.data
-        at_deal = sum(d["ended_at_deal"].values())
-        rows.append(
-            [
-                f"[{code(fig.rid)}](#{fig.rid})",
-                str(fig.seats),
-                decimal(d["rounds_per_match"]["mean"], 1, language),
-                pct(d["round_endings"].get("knock", 0.0), language),
-                pct(at_deal, language),
-                per100(d["dealt_31_rate"], language),
-                decimal(fig.lowest_mean, 1, language) if fig.sample else "",
-            ]
-        )
-    head = [
-        say(f"stats.head.{column}", language)
-        for column in (
-            "ruleset",
-            "players",
-            "rounds-per-match",
-            "ended-by-knock",
-            "ended-at-deal",
-            "maximum-dealt",
-            "lowest-hand",
-        )
-    ]
-    if len({f.seats for f in figures}) == 1:  # the same table everywhere: no column for it
-        head.pop(1)
-        for row in rows:
-            row.pop(1)
-    used = [r for r in REASONS if any(f.data["round_endings"].get(r) for f in figures)]
-    legend = [(f"sw-r sw-r-{r}", reason_label(r, language)) for r in used]
-    drawn = charts("overview", language, figures=figures, used=used, legend=legend)
-    return [
-        '<div class="sw-wide" markdown>',
-        "",
-        table(head, rows),
-        "",
-        "</div>",
-        "",
-        drawn,
-        "",
-    ]
-
-
 def statistics_inserts(
     figures: Sequence[Figures], titles: Callable[[str, str], str] | None = None
 ) -> dict[str, Insert]:
@@ -242,33 +189,24 @@ def statistics_parts(
 ) -> dict[str, str]:
     """The generated parts of ``docs/compare/statistics.md``: the settings the simulator
     ran with, the overview of all rulesets and a section of charts per ruleset."""
-    say = words()
-    here = STATISTICS
-    sections: list[str] = []
-    for fig in figures:
-        line = say(
-            "stats.ruleset-line",
-            language,
-            ruleset=link(here, ruleset_page(fig.rid), code(fig.rid)),
-            players=fig.seats,
-            matches=fig.matches,
-            seed=fig.seed,
-            command=code(fig.command),
-        )
-        sections += [
-            f"## {esc(titles(fig.rid, language) if titles else fig.ruleset.title)} {{#{fig.rid}}}",
-            "",
-            line,
-            "",
-            charts("ruleset", language, fig=fig),
-            "",
-        ]
+    used = [r for r in REASONS if any(f.data["round_endings"].get(r) for f in figures)]
+    legend = [(f"sw-r sw-r-{r}", reason_label(r, language)) for r in used]
+    data = {
+        "figures": figures,
+        "here": STATISTICS,
+        "drawn": charts("overview", language, figures=figures, used=used, legend=legend),
+        "charts": partial(charts, language=language),
+        "title": lambda fig: titles(fig.rid, language) if titles else fig.ruleset.title,
+        "decimal": partial(decimal, language=language),
+        "pct": partial(pct, language=language),
+        "per100": partial(per100, language=language),
+    }
     first = figures[0] if figures else None
     return {
         "statistics-matches": str(first.matches if first else MATCHES),
         "statistics-players": str(PLAYERS),
         "statistics-seed": str(first.seed if first else SEED),
         "statistics-sample": str(first.sample if first else SAMPLE),
-        "statistics-overview": "\n".join(_overview(figures, here, language)),
-        "statistics-rulesets": "\n".join(sections),
+        "statistics-overview": render_markdown("statistics.md", language, part="overview", **data),
+        "statistics-rulesets": render_markdown("statistics.md", language, part="rulesets", **data),
     }
