@@ -13,53 +13,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     GLOSSARY,
-    SCHEMA_REFERENCE,
-    citation_md,
-    code,
-    esc,
-    link,
-    param_anchor,
 )
+from schwimmen.docsgen.templates import render_markdown
 from schwimmen.spec.errors import SpecError
 from schwimmen.spec.loader import Catalog
-from schwimmen.spec.pagedata import Term, glossary, words
-
-
-def term_index(terms: Sequence[Term]) -> str:
-    """One line of links to every term."""
-    return " · ".join(f"[{esc(t.german)}](#{t.anchor})" for t in terms)
-
-
-def term_sections(terms: Sequence[Term], language: str, here: str = GLOSSARY) -> str:
-    """A section per term: the English gloss, the meaning, the quotes, the rules."""
-    say = words()
-    out: list[str] = []
-    for term in terms:
-        out += [f"## {esc(term.german)} {{#{term.anchor}}}", ""]
-        prefix = say("glossary.gloss-prefix", language)
-        gloss = f"{prefix} *{esc(term.gloss)}*" if prefix else f"*{esc(term.gloss)}*"
-        out += [f"{gloss}. {esc(term.meaning[language])}", ""]
-        for quote in term.quotes:
-            out += [citation_md(quote, here, language), ""]
-        if term.params:
-            links = ", ".join(
-                link(here, f"{SCHEMA_REFERENCE}#{param_anchor(p)}", code(p)) for p in term.params
-            )
-            out += [f"<small>{say('glossary.rules', language)} {links}</small>", ""]
-    return "\n".join(out)
+from schwimmen.spec.pagedata import Term, glossary
 
 
 def glossary_inserts() -> Mapping[str, Insert]:
+    """The line of links to every term and a section per term (``glossary.md``)."""
     terms = glossary()
-    return {
-        "glossary-index": lambda language: term_index(terms),
-        "glossary-terms": lambda language: term_sections(terms, language),
-    }
+
+    def part(name: str, language: str) -> str:
+        text = render_markdown("glossary.md", language, part=name, terms=terms, here=GLOSSARY)
+        return text.removesuffix("\n")
+
+    return {"glossary-index": partial(part, "index"), "glossary-terms": partial(part, "terms")}
 
 
 def german_texts(data: Any) -> Iterator[tuple[tuple[str | int, ...], str]]:

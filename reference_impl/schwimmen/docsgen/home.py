@@ -14,50 +14,32 @@ from schwimmen.docsgen.context import Site, kind_counts
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     HOME,
-    badge,
-    citation_md,
-    code,
-    esc,
-    link,
-    ruleset_page,
-    table,
 )
 from schwimmen.docsgen.templates import render_markdown
 from schwimmen.spec.model import ProvenanceKind
-from schwimmen.spec.pagedata import page_quotes, words
+from schwimmen.spec.pagedata import page_quotes
 
 
 def provenance_counts(site: Site, language: str) -> str:
     """How many of the rulesets' own rules are cited, interpreted and default."""
-    say = words()
     total = {k: 0 for k in ProvenanceKind}
     for ruleset in site.rulesets.values():
         for kind, n in kind_counts(ruleset, own_only=True).items():
             total[kind] += n
-    rows = [
-        [badge(kind, language=language), esc(say(f"kind.{kind.value}.help", language)), str(n)]
-        for kind, n in total.items()
-    ]
-    return table([say("table.kind", language), "", say("table.rules", language)], rows)
+    return render_markdown("home-tables.md", language, part="counts", totals=total)
 
 
 def sources_table(site: Site, language: str, here: str = HOME) -> str:
-    say = words()
-    rows = []
-    for source in site.catalog.bibliography.sources.values():
-        rulesets = ", ".join(
-            link(here, ruleset_page(r), code(r)) for r in source.rulesets if r in site.rulesets
-        )
-        rows.append(
-            [
-                f"[{source.id}](#{source.id})",
-                esc(source.text("title", language)),
-                esc(say(f"source-kind.{source.kind}", language)),
-                rulesets,
-            ]
-        )
-    header = [say(f"table.{k}", language) for k in ("id", "title", "source-kind", "rulesets")]
-    return table(header, rows)
+    """The sources with their kind and the rulesets each describes."""
+    sources = site.catalog.bibliography.sources.values()
+    return render_markdown(
+        "home-tables.md",
+        language,
+        part="sources",
+        sources=sources,
+        rulesets=site.rulesets,
+        here=here,
+    )
 
 
 def sources(site: Site, language: str, here: str = HOME) -> str:
@@ -77,7 +59,9 @@ def quote_inserts(here: str = HOME) -> Mapping[str, Insert]:
     """``quote-NAME`` for every quote of ``spec/quotes.yaml``."""
 
     def make(name: str) -> Insert:
-        return lambda language: citation_md(page_quotes()[name], here, language)
+        return lambda language: render_markdown(
+            "quote.md", language, c=page_quotes()[name], here=here
+        )
 
     return {f"quote-{name}": make(name) for name in page_quotes()}
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from schwimmen.spec.model import Citation, ProvenanceKind
+from schwimmen.spec.model import ProvenanceKind
 from schwimmen.spec.pagedata import words
 
 # ----------------------------------------------------------------------------- paths
@@ -184,29 +184,3 @@ def badge(kind: ProvenanceKind, decision: str | None = None, language: str = "en
         f'<span class="prov prov-{kind.value}" title="{help_text}">'
         f"{KIND_SYMBOL[kind]} {label}</span>"
     )
-
-
-def source_link(here: str, source: str) -> str:
-    return f"[{source}]({rel(here, HOME + '#' + source)})"
-
-
-def german(quote: str) -> str:
-    """A German quote, marked as German for screen readers and hyphenation."""
-    return f'<span class="de-quote" lang="de">„{esc(quote)}“</span>'
-
-
-def where(citation: Citation, here: str, language: str = "en") -> str:
-    """The place of a quote: source (linked), the reported primary source, section, line."""
-    say = words()
-    parts = [source_link(here, citation.source)]
-    if citation.attribution:
-        parts[0] += f" {say('quote.reporting', language)} *{esc(citation.attribution)}*"
-    parts.append(esc(citation.section))
-    if citation.line is not None:
-        parts.append(f"{say('quote.line', language)} {citation.line}")
-    return " · ".join(parts)
-
-
-def citation_md(citation: Citation, here: str, language: str = "en") -> str:
-    """One quote with its place, as a markdown blockquote."""
-    return f"> {german(citation.quote)}  \n> <small>— {where(citation, here, language)}</small>"

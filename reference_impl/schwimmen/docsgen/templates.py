@@ -88,6 +88,9 @@ def markdown_environment() -> Environment:
         table=markup.table,
         badge=markup.badge,
         ruleset_page=markup.ruleset_page,
+        home=markup.HOME,
+        schema=markup.SCHEMA_REFERENCE,
+        param_anchor=markup.param_anchor,
         anchor=lambda name: "{#" + name + "}",
     )
     return env
