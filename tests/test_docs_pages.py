@@ -178,9 +178,9 @@ def test_german_texts_use_the_words_of_their_source() -> None:
     does not use for the term (Klopfer for pagat.com's "schließen", schieben in the
     beginner's guide, "besonderes Blatt" for Tri Palki's "Sonderhand"), and the check
     names the file, the line and the word when one does."""
-    from schwimmen.docsgen.glossary import avoided_words, german_texts
     from schwimmen.spec.loader import Catalog
     from schwimmen.spec.pagedata import Avoid, Term, glossary
+    from schwimmen.spec.sourcewords import avoided_words, german_texts
 
     catalog = Catalog.load()
     terms = glossary()

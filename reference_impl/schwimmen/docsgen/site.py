@@ -69,7 +69,7 @@ from schwimmen.docsgen.markup import (
 )
 from schwimmen.engine.handscore import ruleset_names
 from schwimmen.resources import spec_dir
-from schwimmen.spec import finder, pagedata, termination
+from schwimmen.spec import finder, pagedata, sourcewords, termination
 from schwimmen.spec.decisions import Decisions
 from schwimmen.spec.disagreements import Disagreements
 from schwimmen.spec.errors import SpecErrors
@@ -217,7 +217,7 @@ def build_site(given: SiteInput) -> SiteOutput:
         citations = page_citations()
     except SpecErrors as exc:
         raise DocsBuildError(str(exc)) from None
-    avoided = glossary.avoided_words(catalog, pagedata.glossary())
+    avoided = sourcewords.avoided_words(catalog, pagedata.glossary())
     if avoided:
         raise DocsBuildError(
             "a German text does not use its source's word:\n" + "\n".join(map(str, avoided))
