@@ -18,6 +18,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from schwimmen.conformance.examples import make_examples
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.harness import default_rulesets, resolve_all
@@ -32,6 +34,7 @@ from schwimmen.docsgen import (
     glossary,
     guides,
     home,
+    markup,
     memo,
     playguide,
     reference,
@@ -44,29 +47,12 @@ from schwimmen.docsgen import (
 from schwimmen.docsgen.context import Fit, Site, build_context
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
-    CALCULATOR,
-    CLI_REFERENCE,
-    COMPARISON,
-    CONFORMANCE_DOCS,
-    DECISIONS,
-    DISAGREEMENTS,
-    ENGINE_API,
-    FIXTURES_INDEX,
-    GLOSSARY,
-    GUIDE_HOUSE_RULE,
-    GUIDE_PLAY,
-    GUIDE_TEST,
-    HOME,
-    HOUSE_RULES_INDEX,
-    PAIRS_INDEX,
-    RULESETS_INDEX,
-    SCHEMA_REFERENCE,
-    STATISTICS,
     conformance_doc,
     house_rule_page,
     pair_page,
     ruleset_page,
 )
+from schwimmen.docsgen.templates import render_markdown
 from schwimmen.engine.handscore import ruleset_names
 from schwimmen.resources import spec_dir
 from schwimmen.spec import finder, pagedata, sourcewords, termination
@@ -492,51 +478,18 @@ def conformance_doc_markdown(name: str, text: str) -> str:
 def navigation(
     site: Site, given: SiteInput | None = None, suite: Suite | None = None
 ) -> list[NavItem]:
-    """The site's navigation. Rulesets and house rules stand by their titles (the page's
-    heading, so a German page's German title), which a player knows them by; the
-    sections' English names are translated in ``mkdocs.yml`` (``nav_translations``)."""
-    compare_items: list[NavItem] = [
-        COMPARISON,
-        {"Compare two": PAIRS_INDEX},
-        {"Disagreements": DISAGREEMENTS},
-    ]
-    if given is None or given.simulate:
-        compare_items.append({"Statistics": STATISTICS})
-    table_items: list[NavItem] = [finder.PAGE]
-    if given is None or given.calculator:
-        table_items.insert(0, {"Hand calculator": CALCULATOR})
-    nav: list[NavItem] = [
-        {"Home": HOME},
-        {"For the table": table_items},
-        {"Rulesets": [RULESETS_INDEX, *(ruleset_page(rid) for rid in site.rulesets)]},
-        {"House rules": [HOUSE_RULES_INDEX, *(house_rule_page(hid) for hid in site.house_rules)]},
-        {"Compare": compare_items},
-    ]
-    conformance: list[NavItem] = []
-    if suite is not None:
-        conformance.append({"Fixtures": FIXTURES_INDEX})
-    docs = given.conformance_docs if given is not None else {}
-    conformance += [
-        {title: conformance_doc(n)} for n, title in CONFORMANCE_DOCS.items() if n in docs
-    ]
-    if conformance:
-        nav.append({"Conformance": conformance})
-    nav += [
-        {
-            "Guides": [
-                {"Add a house rule": GUIDE_HOUSE_RULE},
-                {"Test your implementation": GUIDE_TEST},
-                {"Play and simulate": GUIDE_PLAY},
-            ]
-        },
-        {
-            "Reference": [
-                {"Glossary": GLOSSARY},
-                {"File format": SCHEMA_REFERENCE},
-                {"Command line": CLI_REFERENCE},
-                {"Engine API (Python)": ENGINE_API},
-                {"Decisions": DECISIONS},
-            ]
-        },
-    ]
-    return nav
+    """The site's navigation (the template ``nav.yaml``): a section is left out with its
+    pages (no statistics when the simulator did not run, no fixtures without the suite)."""
+    text = render_markdown(
+        "nav.yaml",
+        pagedata.DEFAULT_LANGUAGE,
+        pages=markup,
+        finder=finder.PAGE,
+        calculator=given is None or given.calculator,
+        simulate=given is None or given.simulate,
+        rulesets=site.rulesets,
+        house_rules=site.house_rules,
+        fixtures=suite is not None,
+        conformance_docs=given.conformance_docs if given is not None else {},
+    )
+    return list(yaml.safe_load(text))
