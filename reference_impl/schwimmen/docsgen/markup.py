@@ -130,11 +130,6 @@ def code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def indent(block: str, width: int = 4) -> str:
-    pad = " " * width
-    return "\n".join(pad + line if line.strip() else "" for line in block.splitlines())
-
-
 def link(here: str, target: str, text: str) -> str:
     return f"[{text}]({rel(here, target)})"
 
@@ -146,11 +141,6 @@ def table(header: Iterable[str], rows: Iterable[Iterable[str]]) -> str:
     for row in rows:
         lines.append("| " + " | ".join(c.replace("\n", " ") for c in row) + " |")
     return "\n".join(lines)
-
-
-def admonition(kind: str, title: str, body: str, *, collapsible: bool = False) -> str:
-    marker = "???" if collapsible else "!!!"
-    return f'{marker} {kind} "{title.replace(chr(34), chr(39))}"\n\n{indent(body)}\n'
 
 
 # ----------------------------------------------------------------------------- cards

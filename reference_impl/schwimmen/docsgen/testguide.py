@@ -17,23 +17,16 @@ from schwimmen.conformance.plan import Suite
 from schwimmen.docsgen.markup import (
     ADAPTER_EXAMPLE,
     GUIDE_TEST,
-    admonition,
     code,
-    esc,
     fixture_page,
     link,
-    table,
 )
+from schwimmen.docsgen.templates import render_markdown
 from schwimmen.spec.pagedata import words
 
 
-def _json_block(data: Any, title: str) -> str:
-    text = json.dumps(data, indent=2, ensure_ascii=False)
-    return f'??? example "{title}"\n\n    ```json\n' + _indent(text) + "\n    ```\n"
-
-
-def _indent(block: str) -> str:
-    return "\n".join("    " + line if line.strip() else "" for line in block.splitlines())
+def _dump(data: Any, indent: int | None = 2) -> str:
+    return json.dumps(data, indent=indent, ensure_ascii=False)
 
 
 # ----------------------------------------------------------------------------- the parts
@@ -45,21 +38,22 @@ def guide_parts(
     """The generated parts of ``docs/guides/test-your-implementation.md``: the real request,
     answer and report, the coverage figures and the adapter's code. A part whose input is
     missing (a quick build without the examples) is left out."""
-    here = GUIDE_TEST
+    here, say = GUIDE_TEST, words()
     parts: dict[str, str] = {}
     if examples is not None:
         asked, failing = examples.request_fixture, examples.failing_fixture
         parts["test-guide-ruleset"] = code(examples.ruleset)
         parts["test-guide-request-fixture"] = link(here, fixture_page(asked.id), code(asked.id))
         parts["test-guide-failing-fixture"] = link(here, fixture_page(failing.id), code(failing.id))
-        parts["test-guide-request"] = "\n".join(
-            [
-                _json_block(
-                    {"cmd": "run", "seq": 1, "case": examples.request},
-                    words()("testguide.request", title=asked.title),
-                ),
-                _json_block({"seq": 1, **examples.answer}, words()("testguide.answer")),
-            ]
+        blocks = [
+            (
+                {"cmd": "run", "seq": 1, "case": examples.request},
+                say("testguide.request", title=asked.title),
+            ),
+            ({"seq": 1, **examples.answer}, say("testguide.answer")),
+        ]
+        parts["test-guide-request"] = render_markdown(
+            "testguide.md", "en", part="request", blocks=blocks, dump=_dump
         )
         parts["test-guide-report"] = f"```text\n{examples.report}\n```"
     if suite is not None:
@@ -80,17 +74,7 @@ def coverage_parts(suite: Suite) -> dict[str, str]:
         "coverage-disagreements": str(len(cov.disagreements)),
         "coverage-disagreements-pinned": str(len(pinned)),
     }
-    out: list[str] = []
-    if gaps:
-        rows = [
-            [code(g.param), code(json.dumps(g.value, ensure_ascii=False)), esc(g.reason())]
-            for g in gaps
-        ]
-        say = words()
-        header = [say(f"testguide.head.{k}") for k in ("parameter", "value", "why-not-pinned")]
-        title = say("testguide.not-pinned", n=len(gaps))
-        out.append(admonition("info", title, table(header, rows), collapsible=True))
-    if cov.unpinned:
-        out.append(words()("testguide.unpinned", ids=", ".join(cov.unpinned)))
-    parts["coverage-gaps"] = "\n\n".join(out)
+    parts["coverage-gaps"] = render_markdown(
+        "testguide.md", "en", part="gaps", gaps=gaps, unpinned=cov.unpinned, dump=_dump
+    )
     return parts
