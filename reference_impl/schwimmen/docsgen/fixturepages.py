@@ -21,22 +21,18 @@ from functools import partial
 
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.plan import Suite, house_rule_of, name_of
-from schwimmen.docsgen import fixturetext, memo
+from schwimmen.docsgen import fixturetext, markup, memo
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site
 from schwimmen.docsgen.fixturetext import KINDS, kind_help
 from schwimmen.docsgen.markup import (
-    FIXTURES_INDEX,
-    GUIDE_TEST,
     area_page,
-    conformance_doc,
     esc,
-    link,
     table,
 )
 from schwimmen.docsgen.tags import reference
-from schwimmen.docsgen.templates import render
-from schwimmen.spec.pagedata import words
+from schwimmen.docsgen.templates import render, render_markdown
+from schwimmen.spec.pagedata import DEFAULT_LANGUAGE, words
 
 # Found by a search, after every rule page: a fixture weighs little.
 SEARCH_BOOST = 0.1
@@ -86,24 +82,19 @@ def fixture_html(site: Site, suite: Suite, fixture: Fixture, language: str = "en
 
 
 def area_markdown(site: Site, suite: Suite, area: str, fixtures: Sequence[Fixture]) -> str:
-    """The page of one area's fixtures: each under its title, as HTML past Markdown."""
-    say = words()
-    here = area_page(area)
-    out = ["---", "search:", "  exclude: true", "---", ""]
-    out += [f"# {esc(say('fixtures.area.title', area=area))}", ""]
-    suite_link = link(here, FIXTURES_INDEX, say("conformance.suite"))
-    out += [say("fixtures.area.intro", n=len(fixtures), suite=suite_link), ""]
-    for fixture in fixtures:
-        out += [f"## {esc(fixture.title)} {{#{name_of(fixture.id)}}}", ""]
-        out += [block(fixture_html(site, suite, fixture)), ""]
-    back = link(here, f"{FIXTURES_INDEX}#{area}", say("fixture.footer.area", area=esc(area)))
-    guide = link(here, GUIDE_TEST, say("fixture.footer.guide"))
-    interpreting = link(
-        here, conformance_doc("INTERPRETING.md"), say("fixture.footer.interpreting")
+    """The page of one area's fixtures (``fixture-area.md``): each under its title, as
+    HTML past Markdown."""
+    text = render_markdown(
+        "fixture-area.md",
+        DEFAULT_LANGUAGE,
+        area=area,
+        fixtures=fixtures,
+        here=area_page(area),
+        pages=markup,
+        name_of=name_of,
+        shown=lambda fixture: block(fixture_html(site, suite, fixture)),
     )
-    footer = say("fixture.footer", area=back, guide=guide, interpreting=interpreting)
-    out += ["---", "", f"<small>{footer}</small>", ""]
-    return "\n".join(out)
+    return text + "\n"
 
 
 def area_pages(site: Site, suite: Suite) -> dict[str, str]:
