@@ -25,10 +25,9 @@ from schwimmen.docsgen.context import Site, changed_params
 from schwimmen.docsgen.inserts import Insert
 from schwimmen.docsgen.markup import (
     PAIRS_INDEX,
-    esc,
     pair_page,
-    wide_page,
 )
+from schwimmen.docsgen.rulepages import page
 from schwimmen.docsgen.templates import render
 from schwimmen.docsgen.values import row_cells, short, value_classes
 from schwimmen.spec.glance import Glance, cell_text, runs, shades
@@ -105,7 +104,7 @@ def pair_markdown(site: Site, glance: Glance, a: str, b: str, language: str = "e
     body = _render(
         "pair.html", site, glance, language, a=a, b=b, ra=ra, rb=rb, differ=differ, same=same
     )
-    return "\n".join([*wide_page(esc(title), hide_navigation=True), block(body), ""])
+    return page(title, body, language, hide=("navigation", "toc"))
 
 
 def pairs_grid(site: Site, glance: Glance, language: str = "en") -> str:

@@ -72,13 +72,6 @@ def fixture_page(fid: str, case: int | None = None) -> str:
     return f"{area_page(area)}#{name}" + (f"--case-{case}" if case else "")
 
 
-def wide_page(title: str, *, hide_navigation: bool = False) -> list[str]:
-    """The first lines of a page whose tables need the width of the table of contents
-    (and, for the widest, of the navigation too): the front matter and the title."""
-    hidden = ["  - navigation"] if hide_navigation else []
-    return ["---", "hide:", *hidden, "  - toc", "---", "", f"# {title}", ""]
-
-
 def conformance_doc(name: str) -> str:
     return f"conformance/{name}"
 

@@ -25,10 +25,8 @@ from schwimmen.docsgen.markup import (
     FIXTURES_INDEX,
     GUIDE_HOUSE_RULE,
     PAIRS_INDEX,
-    esc,
-    link,
 )
-from schwimmen.docsgen.templates import render
+from schwimmen.docsgen.templates import render, render_markdown
 from schwimmen.spec.loader import SpecFile, translations_of
 from schwimmen.spec.model import Ruleset, Setting, translated
 from schwimmen.spec.pagedata import words
@@ -97,10 +95,11 @@ def _render(name: str, site: Site, language: str, **data: Any) -> str:
     )
 
 
-def _front(title: str, boost: float | None = None) -> list[str]:
-    """The page's front matter (its search weight) and title."""
-    head = ["---", "search:", f"  boost: {boost:g}", "---", ""] if boost else []
-    return [*head, f"# {esc(title)}", ""]
+def page(title: str, body: str, language: str = "en", **frame: Any) -> str:
+    """A generated page (``page.md``): its front matter from ``frame`` (``hide``, ``boost``;
+    ``file`` for a house rule's), its title and its body, carried past Markdown."""
+    data = {"hide": (), "boost": None, "file": None, **frame}
+    return render_markdown("page.md", language, title=title, body=block(body), **data)
 
 
 def ruleset_markdown(site: Site, rid: str, fits: Fits, language: str = "en") -> str:
@@ -132,7 +131,7 @@ def ruleset_markdown(site: Site, rid: str, fits: Fits, language: str = "en") -> 
         own=own,
         fitting=fitting,
     )
-    return "\n".join([*_front(title, RULES.boost), block(body), ""])
+    return page(title, body, language, boost=f"{RULES.boost:g}" if RULES.boost else None)
 
 
 def house_rule_markdown(
@@ -140,7 +139,6 @@ def house_rule_markdown(
 ) -> str:
     """The page of one house rule: what it changes on its origin, what it requires,
     where it fits, its rules with provenance and the file itself."""
-    say = words()
     here = f"house-rules/{hid}.md"
     sf = site.house_rules[hid]
     origin = str(sf.data["origin"])
@@ -171,13 +169,11 @@ def house_rule_markdown(
         fits=fits[hid],
         differs=_differs(site.suite, origin, hid),
     )
-    out = [*_front(title), block(body), ""]
-    if yaml_text is not None:
-        out += [f"## {say('page.the-file', language)} {{#file}}", ""]
-        out += [f"`spec/house-rules/{hid}.yaml`:", "", "```yaml", yaml_text.rstrip(), "```", ""]
-        guide = link(here, GUIDE_HOUSE_RULE, say("page.the-guide", language))
-        out += [f"{say('page.write-your-own', language)} {guide}.", ""]
-    return "\n".join(out)
+    if yaml_text is None:
+        return page(title, body, language)
+    path = f"spec/house-rules/{hid}.yaml"
+    shown = {"path": path, "text": yaml_text, "here": here, "guide": GUIDE_HOUSE_RULE}
+    return page(title, body, language, file=shown)
 
 
 def _differs(suite: Suite | None, origin: str, hid: str) -> list[tuple[Fixture, Case, Case | None]]:
