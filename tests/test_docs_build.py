@@ -31,11 +31,13 @@ from schwimmen.conformance.fixtures import Fixture, load_fixtures
 from schwimmen.conformance.plan import Suite
 from schwimmen.docsgen import fixturetext, templates
 from schwimmen.docsgen.markup import esc
-from schwimmen.docsgen.site import check_citations, page_citations, plan_suite
+from schwimmen.docsgen.site import plan_suite
 from schwimmen.docsgen.tags import card, cards
 from schwimmen.spec.decisions import load_decisions
 from schwimmen.spec.disagreements import Disagreements, load_disagreements
 from schwimmen.spec.loader import Catalog
+from schwimmen.spec.pagedata import page_citations
+from schwimmen.spec.sources import quote_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 HAVE_MKDOCS = all(importlib.util.find_spec(m) is not None for m in ("mkdocs", "material"))
@@ -540,9 +542,9 @@ def test_quotes_on_generated_pages_are_verbatim(
 ) -> None:
     if texts_dir is None:
         pytest.skip("source texts not found: the page quotes cannot be checked")
-    assert check_citations(catalog.bibliography, page_citations()) == []
+    assert quote_problems(catalog.bibliography, page_citations()) == []
     cites = [c for s in disagreements.scenarios for c in s.cites]
-    assert check_citations(catalog.bibliography, cites) == []
+    assert quote_problems(catalog.bibliography, cites) == []
 
 
 def test_canonical_cards_and_actions_are_drawn() -> None:

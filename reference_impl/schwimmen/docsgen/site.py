@@ -62,8 +62,8 @@ from schwimmen.spec.errors import SpecErrors
 from schwimmen.spec.glance import Glance, load_glance
 from schwimmen.spec.glance import check as check_glance
 from schwimmen.spec.loader import SEPARATOR, Catalog
-from schwimmen.spec.model import Citation, Ruleset
-from schwimmen.spec.sources import Bibliography
+from schwimmen.spec.model import Ruleset
+from schwimmen.spec.sources import quote_problems
 
 NavItem = str | dict[str, Any]
 
@@ -159,28 +159,6 @@ def resolve_example(catalog: Catalog, path: Path) -> Ruleset:
         raise DocsBuildError(f"the guide's example {path} does not resolve:\n{detail}") from None
 
 
-def page_citations() -> list[Citation]:
-    """Quotes the generator itself places on pages (outside the spec files)."""
-    quotes = list(pagedata.page_quotes().values())
-    for term in pagedata.glossary():
-        quotes.extend(term.quotes)
-    return quotes
-
-
-def check_citations(bib: Bibliography, citations: Iterable[Citation]) -> list[str]:
-    """Every problem with the page quotes, checked like the spec's own quotes (skipped,
-    with the loader's notice, when the source texts are not available)."""
-    problems = []
-    for citation in citations:
-        if citation.source not in bib.sources:
-            problems.append(f"unknown source {citation.source!r} for „{citation.quote}“")
-            continue
-        problem = bib.check_quote(citation)
-        if problem:
-            problems.append(f"„{citation.quote}“: {problem}")
-    return problems
-
-
 def forget_data() -> None:
     """Read the site's data files (the words, the glossary, the quotes) again when next
     asked: ``mkdocs serve`` generates the site again in the same process after an edit."""
@@ -200,7 +178,7 @@ def build_site(given: SiteInput) -> SiteOutput:
     except SpecErrors as exc:
         raise DocsBuildError(f"the comparison's words do not load:\n{exc}") from None
     try:
-        citations = page_citations()
+        citations = pagedata.page_citations()
     except SpecErrors as exc:
         raise DocsBuildError(str(exc)) from None
     avoided = sourcewords.avoided_words(catalog, pagedata.glossary())
@@ -208,7 +186,7 @@ def build_site(given: SiteInput) -> SiteOutput:
         raise DocsBuildError(
             "a German text does not use its source's word:\n" + "\n".join(map(str, avoided))
         )
-    problems = check_citations(catalog.bibliography, citations)
+    problems = quote_problems(catalog.bibliography, citations)
     if problems:
         raise DocsBuildError("quotes on generated pages are wrong:\n" + "\n".join(problems))
     data = given.disagreements

@@ -129,6 +129,15 @@ def page_quotes(path: Path | None = None) -> Mapping[str, Citation]:
     return {name: _citation(raw) for name, raw in doc.data["quotes"].items()}
 
 
+def page_citations() -> list[Citation]:
+    """Every quote the site's data files place on pages (``spec/quotes.yaml`` and the
+    glossary's), to be checked against the sources like the spec's own."""
+    quotes = list(page_quotes().values())
+    for term in glossary():
+        quotes.extend(term.quotes)
+    return quotes
+
+
 @dataclass(frozen=True)
 class Words:
     """The short words of ``spec/words.yaml``."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -190,6 +190,21 @@ def citation_problems(bib: Bibliography, raw: Mapping[str, Any]) -> list[tuple[s
     )
     if problem:
         problems.append(("quote", problem))
+    return problems
+
+
+def quote_problems(bib: Bibliography, citations: Iterable[Citation]) -> list[str]:
+    """Every problem with quotes placed outside the rulesets (the site's quotes and
+    glossary, the disagreements), checked like the spec's own quotes (skipped, with the
+    loader's notice, when the source texts are not available)."""
+    problems = []
+    for citation in citations:
+        if citation.source not in bib.sources:
+            problems.append(f"unknown source {citation.source!r} for „{citation.quote}“")
+            continue
+        problem = bib.check_quote(citation)
+        if problem:
+            problems.append(f"„{citation.quote}“: {problem}")
     return problems
 
 
