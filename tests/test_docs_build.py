@@ -620,7 +620,7 @@ def test_every_phrase_of_a_fixture_page_is_in_the_words_in_both_languages(
     assert "Grund <code>no-such</code>" in said["de"]
     assert said["en"] != said["de"]
     for language in ("en", "de"):
-        assert fixturetext.values_table(expect["values"], {}, language)[1]
+        assert "<td>" in fixturetext.phrases(language).values_table(expect["values"], {})
         assert fixturetext.phrases(language).position(fixture)
         for verb in fixturetext.VERBS:
             said_verb = fixturetext.phrases(language).action(verb)

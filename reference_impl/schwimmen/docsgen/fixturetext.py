@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import Any
 
@@ -20,15 +20,14 @@ from markupsafe import Markup, escape
 
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.outcomes import step_pairs as step_pairs  # ft.step_pairs in templates
-from schwimmen.docsgen.markup import LETTER_SUIT, SCHEMA_REFERENCE
+from schwimmen.docsgen.markup import SCHEMA_REFERENCE
 from schwimmen.docsgen.markup import param_anchor as param_anchor  # ft.param_anchor in templates
-from schwimmen.docsgen.tags import cards, code, joined, link, say, strong
+from schwimmen.docsgen.tags import code, joined, link, say
 from schwimmen.docsgen.templates import environment
 from schwimmen.docsgen.values import short as short  # ft.short in templates
 from schwimmen.engine.rounds import EndReason
 from schwimmen.spec.pagedata import words
 from schwimmen.spec.parameters import BY_PATH, PARAMETERS, Parameter
-from schwimmen.spec.present import points as points_text
 
 # The one-word actions; each is said by the label ``fixture.verb.<action>``.
 VERBS = frozenset(
@@ -118,14 +117,6 @@ def dimensions(matrix: str) -> Markup:
 # ----------------------------------------------------------------------------- outcomes
 
 
-def _points(value: Any, language: str) -> Markup:
-    if value is None:
-        return say("fixture.no-number", language)
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return escape(points_text(value))
-    return escape(str(value))
-
-
 def in_seat_order(seats: Iterable[Any]) -> list[str]:
     return sorted((str(s) for s in seats), key=seat_key)
 
@@ -145,31 +136,3 @@ def phrases(language: str = "en") -> Any:
     module = sys.modules[__name__]
     context = {"say": partial(say, language=language), "ft": module}
     return environment().get_template("fixture-words.html").make_module(context)
-
-
-def values_table(
-    values: Mapping[str, Any], hands: Mapping[str, Sequence[str]], language: str = "en"
-) -> tuple[list[Markup], list[list[Markup]]]:
-    """The head and rows of the table of expected hand values (empty columns left out)."""
-    rows = []
-    for seat, worth in by_seat(values):
-        flag = worth.get("maximum")
-        maximum = Markup("")
-        if "maximum" in worth and flag in (True, False):
-            maximum = say("fixture.yes" if flag else "fixture.no", language)
-        rows.append(
-            [
-                strong(seat),
-                cards(hands[seat]) if seat in hands else Markup(""),
-                _points(worth["points"], language) if "points" in worth else Markup(""),
-                escape(str(worth.get("hand", ""))),
-                escape(LETTER_SUIT.get(str(worth.get("suit")), "—")) if "suit" in worth else "",
-                maximum,
-            ]
-        )
-    head = [
-        say(f"fixture.head.{h}", language) if h != "hand" or hands else Markup("")
-        for h in ("seat", "hand", "points", "kind", "suit", "maximum")
-    ]
-    keep = [i for i in range(len(head)) if i == 0 or any(row[i] for row in rows)]
-    return [head[i] for i in keep], [[escape(row[i]) for i in keep] for row in rows]

@@ -23,6 +23,7 @@ from schwimmen.docsgen.values import shown
 from schwimmen.spec.model import ProvenanceKind
 from schwimmen.spec.pagedata import words
 from schwimmen.spec.parameters import BY_PATH, SUIT_NAMES_DE
+from schwimmen.spec.present import points
 
 FOLDER = Path(__file__).resolve().parent / "templates"
 
@@ -61,6 +62,8 @@ def environment() -> Environment:
         parameter=BY_PATH.__getitem__,
         value_text=shown,
         suit_symbol=markup.LETTER_SUIT.__getitem__,
+        letter_suit=markup.LETTER_SUIT,
+        points_text=points,
         suit_name=SUIT_NAMES_DE.__getitem__,
         x=escaped,
     )
