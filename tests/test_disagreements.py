@@ -206,7 +206,6 @@ def test_the_outcome_tables_name_rulesets_as_players_know_them(catalog: Catalog)
     from schwimmen.conformance.plan import house_rule_of
     from schwimmen.docsgen import disagreements as page
     from schwimmen.docsgen.context import build_context
-    from schwimmen.docsgen.rulepages import title_and_summary
     from schwimmen.docsgen.site import player_names
     from schwimmen.docsgen.templates import render
     from schwimmen.engine.adapter import run_case
@@ -242,5 +241,5 @@ def test_the_outcome_tables_name_rulesets_as_players_know_them(catalog: Catalog)
         for hid, sf in site.house_rules.items():
             composed = site.with_house_rule[hid].id
             if composed in links:
-                assert links[composed].startswith(title_and_summary(sf, language)[0]), composed
+                assert links[composed].startswith(sf.title_and_summary(language)[0]), composed
         assert len(set(links.values())) == len(links), f"two rows read alike in {language}"

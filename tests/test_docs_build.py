@@ -28,10 +28,9 @@ from markupsafe import Markup
 
 from schwimmen.cli.main import main
 from schwimmen.conformance.fixtures import Fixture, load_fixtures
-from schwimmen.conformance.plan import Suite
+from schwimmen.conformance.plan import Suite, default_suite
 from schwimmen.docsgen import fixturetext, templates
 from schwimmen.docsgen.markup import esc
-from schwimmen.docsgen.site import plan_suite
 from schwimmen.docsgen.tags import card, cards
 from schwimmen.spec.decisions import load_decisions
 from schwimmen.spec.disagreements import Disagreements, load_disagreements
@@ -71,7 +70,7 @@ def fixtures() -> list[Fixture]:
 
 @pytest.fixture(scope="module")
 def suite(catalog: Catalog, fixtures: list[Fixture]) -> Suite:
-    return plan_suite(catalog, fixtures)
+    return default_suite(catalog, fixtures)
 
 
 @needs_mkdocs

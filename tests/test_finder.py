@@ -344,11 +344,10 @@ def test_the_german_result_and_file_name_the_ruleset_in_german(
 ) -> None:
     """A German table reads the ruleset's German name (its ``de:`` title) in the result
     and in the house rule the page writes, as on the ruleset's own German page."""
-    from schwimmen.docsgen.rulepages import title_and_summary
 
     rulesets = {rid: catalog.resolve(rid) for rid in sorted(catalog.rulesets)}
     titles = {
-        rid: {lang: title_and_summary(sf, lang)[0] for lang in finder.LANGUAGES}
+        rid: {lang: sf.title_and_summary(lang)[0] for lang in finder.LANGUAGES}
         for rid, sf in catalog.rulesets.items()
     }
     data = finder.export(questions, rulesets, titles)

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 from schwimmen.conformance.coverage import Coverage, coverage
 from schwimmen.conformance.fixtures import Case, Fixture
-from schwimmen.spec.loader import SEPARATOR
+from schwimmen.conformance.harness import default_rulesets, resolve_all
+from schwimmen.spec.loader import SEPARATOR, Catalog
 from schwimmen.spec.model import Ruleset
 
 
@@ -141,6 +142,15 @@ def build_suite(
 # The last coverage computed in this process, by what it was made of (``mkdocs serve``
 # plans the suite again after each edit of the spec).
 _COVERAGE: dict[str, tuple[str, tuple[Sequence[Fixture], Coverage]]] = {}
+
+
+def default_suite(
+    catalog: Catalog, fixtures: Sequence[Fixture], scenarios: Sequence[str] | None = None
+) -> Suite:
+    """Every fixture against the rulesets of the default run (the ten rulesets and each
+    house rule on its origin), as ``schwimmen conformance`` runs them; ``scenarios`` are
+    the disagreements counted (by default those of ``spec/disagreements.yaml``)."""
+    return build_suite(fixtures, resolve_all(catalog, default_rulesets(catalog)), scenarios)
 
 
 def _coverage(

@@ -27,24 +27,13 @@ from schwimmen.docsgen.markup import (
     PAIRS_INDEX,
 )
 from schwimmen.docsgen.templates import render, render_markdown
-from schwimmen.spec.loader import SpecFile, translations_of
+from schwimmen.spec.loader import translations_of
 from schwimmen.spec.model import Ruleset, Setting, translated
 from schwimmen.spec.pagedata import words
 from schwimmen.spec.parameters import BY_PATH, GROUPS, PARAMETERS, applicable
 
 Fits = Mapping[str, Sequence[Fit]]
 """Where each house rule fits (by its id): :meth:`Site.fits`, asked once per build."""
-
-
-def title_and_summary(sf: SpecFile, language: str = "en") -> tuple[str, str]:
-    """A ruleset's or house rule's title and summary in ``language`` (its ``de:`` block for
-    German), in English where the file has no translation."""
-    title, summary = str(sf.data["title"]), str(sf.data.get("summary", ""))
-    given = sf.data.get(language) if language != "en" else None
-    if isinstance(given, dict):
-        title = str(given.get("title", title))
-        summary = str(given.get("summary", summary))
-    return title, " ".join(summary.split())
 
 
 def not_applicable(ruleset: Ruleset, language: str = "en") -> list[tuple[str, str]]:
@@ -110,7 +99,7 @@ def ruleset_markdown(site: Site, rid: str, fits: Fits, language: str = "en") -> 
     say = words()
     ruleset = site.rulesets[rid]
     sf = site.catalog.rulesets[rid]
-    title, summary = title_and_summary(sf, language)
+    title, summary = sf.title_and_summary(language)
     groups = [
         (group, say.group_title(group, language), members)
         for group in GROUPS
@@ -143,7 +132,7 @@ def house_rule_markdown(
     sf = site.house_rules[hid]
     origin = str(sf.data["origin"])
     base, combined = site.rulesets[origin], site.with_house_rule[hid]
-    title, summary = title_and_summary(sf, language)
+    title, summary = sf.title_and_summary(language)
     conditions = [
         (
             str(cond["param"]),
@@ -161,7 +150,7 @@ def house_rule_markdown(
         sf=sf,
         summary=summary,
         origin=origin,
-        origin_title=title_and_summary(site.catalog.rulesets[origin], language)[0],
+        origin_title=site.catalog.rulesets[origin].title_and_summary(language)[0],
         conditions=conditions,
         changed=changed_params(base, combined),
         base=base,
@@ -203,7 +192,7 @@ def rulesets_table(site: Site, language: str = "en") -> str:
     """The overview of all rulesets: where each comes from and how much is cited."""
     files = site.catalog.rulesets
     rows = [
-        (rid, ruleset, files[rid], title_and_summary(files[rid], language)[0])
+        (rid, ruleset, files[rid], files[rid].title_and_summary(language)[0])
         for rid, ruleset in site.rulesets.items()
     ]
     return block(_render("rulesets-index.html", site, language, rows=rows))
@@ -217,7 +206,7 @@ def house_rules_table(site: Site, fits: Fits, language: str = "en") -> str:
         origin = str(sf.data["origin"])
         changes = changed_params(site.rulesets[origin], site.with_house_rule[hid])
         fitting = sum(1 for f in fits[hid] if f.ok)
-        rows.append((hid, title_and_summary(sf, language)[0], origin, changes, fitting))
+        rows.append((hid, sf.title_and_summary(language)[0], origin, changes, fitting))
     return block(
         _render("house-rules-index.html", site, language, rows=rows, total=len(site.rulesets))
     )

@@ -22,8 +22,7 @@ import yaml
 
 from schwimmen.conformance.examples import make_examples
 from schwimmen.conformance.fixtures import Fixture
-from schwimmen.conformance.harness import default_rulesets, resolve_all
-from schwimmen.conformance.plan import Suite, build_suite
+from schwimmen.conformance.plan import Suite, default_suite
 from schwimmen.docsgen import (
     calculator,
     compare,
@@ -194,7 +193,7 @@ def build_site(given: SiteInput) -> SiteOutput:
     numbers = data.ids if data is not None else None
     try:
         site = build_context(catalog, titles, numbers or ())
-        suite = plan_suite(catalog, given.fixtures, numbers) if given.fixtures else None
+        suite = default_suite(catalog, given.fixtures, numbers) if given.fixtures else None
     except SpecErrors as exc:
         raise DocsBuildError(str(exc)) from None
     scenario_titles = {s.id: s.title for s in data.scenarios} if data is not None else {}
@@ -285,9 +284,7 @@ def build_site(given: SiteInput) -> SiteOutput:
         reference.decisions_parts(site),
         statistics.statistics_inserts(
             statistics.simulate_rulesets(site.rulesets),
-            lambda rid, language: rulepages.title_and_summary(site.catalog.rulesets[rid], language)[
-                0
-            ],
+            lambda rid, language: site.catalog.rulesets[rid].title_and_summary(language)[0],
         )
         if given.simulate
         else {},
@@ -333,7 +330,7 @@ def finder_inserts(questions: finder.Finder, site: Site) -> dict[str, Insert]:
     """The variant finder's widget with its data, and the list of rulesets its questions
     cannot tell apart."""
     titles = {
-        rid: {lang: rulepages.title_and_summary(sf, lang)[0] for lang in finder.LANGUAGES}
+        rid: {lang: sf.title_and_summary(lang)[0] for lang in finder.LANGUAGES}
         for rid, sf in site.catalog.rulesets.items()
     }
     data = finder.export(questions, site.rulesets, titles)
@@ -376,9 +373,7 @@ def player_names(
             }
         elif house in catalog.house_rules:
             sf = catalog.house_rules[house]
-            shown[name] = {
-                lang: rulepages.title_and_summary(sf, lang)[0] for lang in pagedata.LANGUAGES
-            }
+            shown[name] = {lang: sf.title_and_summary(lang)[0] for lang in pagedata.LANGUAGES}
     return shown
 
 
@@ -414,15 +409,6 @@ def merge_parts(parts: Iterable[Mapping[str, str | Insert]]) -> dict[str, Insert
 
 def _same_in_every_language(text: str) -> Insert:
     return lambda language: text
-
-
-def plan_suite(
-    catalog: Catalog, fixtures: Sequence[Fixture], scenarios: Sequence[str] | None = None
-) -> Suite:
-    """Every fixture against the rulesets of the default run (the ten rulesets and each
-    house rule on its origin), as ``schwimmen conformance`` runs them; ``scenarios`` are
-    the disagreements counted (by default those of ``spec/disagreements.yaml``)."""
-    return build_suite(fixtures, resolve_all(catalog, default_rulesets(catalog)), scenarios)
 
 
 def _reference_engine() -> Callable[[Mapping[str, Any]], Mapping[str, Any]]:

@@ -68,6 +68,16 @@ class SpecFile:
     def file(self) -> str:
         return self.doc.file
 
+    def title_and_summary(self, language: str = "en") -> tuple[str, str]:
+        """The file's title and summary in ``language`` (its ``de:`` block for German), in
+        English where the file has no translation."""
+        title, summary = str(self.data["title"]), str(self.data.get("summary", ""))
+        given = self.data.get(language) if language != "en" else None
+        if isinstance(given, dict):
+            title = str(given.get("title", title))
+            summary = str(given.get("summary", summary))
+        return title, " ".join(summary.split())
+
     def entries(self) -> Iterable[tuple[str, Mapping[str, Any], JsonPath]]:
         """Yield ``(param path, entry, JSON path of the entry)`` for every parameter set."""
         for group, params in self.data.get("rules", {}).items():
