@@ -257,7 +257,10 @@ def build_site(given: SiteInput) -> SiteOutput:
         ]
         search = fixturepages.search_entries(suite.areas())
     pages += [
-        Page(conformance_doc(name), conformance_doc_markdown(name, text))
+        Page(
+            conformance_doc(name),
+            render_markdown("conformance-doc.md", "en", document=name, text=text) + "\n",
+        )
         for name, text in given.conformance_docs.items()
     ]
     pages = [
@@ -427,16 +430,6 @@ def _testing_guide_parts(site: Site, suite: Suite | None, given: SiteInput) -> d
 def _play_guide_parts(site: Site, given: SiteInput) -> dict[str, str]:
     played = given.played if given.examples else None
     return playguide.guide_parts(played, given.example.base)
-
-
-def conformance_doc_markdown(name: str, text: str) -> str:
-    """One of the suite's documents as it stands in the repository, with a note saying so."""
-    return (
-        text.rstrip()
-        + "\n\n---\n\n"
-        + f"<small>This page is `conformance/{name}` of the repository, rendered when the site "
-        "was built.</small>\n"
-    )
 
 
 def navigation(
