@@ -27,8 +27,6 @@ from schwimmen.docsgen.context import Site
 from schwimmen.docsgen.fixturetext import KINDS, kind_help
 from schwimmen.docsgen.markup import (
     area_page,
-    esc,
-    table,
 )
 from schwimmen.docsgen.tags import reference
 from schwimmen.docsgen.templates import render, render_markdown
@@ -148,13 +146,8 @@ def search_entries(areas: Mapping[str, Sequence[Fixture]]) -> list[SearchEntry]:
 def index_parts(site: Site, suite: Suite, language: str = "en") -> dict[str, str]:
     """The generated parts of ``docs/fixtures/index.md``: the fixtures by kind, and every
     fixture listed by area."""
-    say = words()
-    kinds = Counter(f.kind for f in suite.fixtures)
-    rows = [
-        [fixturetext.kind_badge(k, language), esc(kind_help(k, language)), str(kinds[k])]
-        for k in KINDS
-        if kinds.get(k)
-    ]
+    counted = Counter(f.kind for f in suite.fixtures)
+    kinds = [(k, counted[k]) for k in KINDS if counted.get(k)]
     areas = render(
         "fixtures-index.html",
         language,
@@ -167,11 +160,12 @@ def index_parts(site: Site, suite: Suite, language: str = "en") -> dict[str, str
         name_of=name_of,
     )
     rulesets = [n for n in suite.names if house_rule_of(n) is None]
-    kinds_head = [say(f"fixtures.head.{h}", language) for h in ("kind", "what-it-pins", "fixtures")]
     return {
         "run-ruleset-count": str(len(rulesets)),
         "run-house-rule-count": str(len(suite.names) - len(rulesets)),
-        "fixtures-kinds": table(kinds_head, rows),
+        "fixtures-kinds": render_markdown(
+            "fixtures-kinds.md", language, kinds=kinds, ft=fixturetext
+        ),
         "fixtures-areas": block(areas),
     }
 
