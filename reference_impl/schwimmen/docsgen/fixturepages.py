@@ -9,7 +9,7 @@ its ``where`` predicates in words and its evidence: the sources' quotes or the s
 defaults. The fixtures of one area (``round``, ``feuer``, ...) share a page, each under a
 heading of its own (``fixtures/round/#thirty-one-by-a-swap``): 18 pages instead of 277
 that repeated the site's frame around a few paragraphs each. The layout is the template
-``fixture.html``; the words are :mod:`schwimmen.docsgen.fixturetext`'s.
+``fixture.html``; its phrases are the macros of ``fixture-words.html``.
 """
 
 from __future__ import annotations

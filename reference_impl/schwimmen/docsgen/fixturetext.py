@@ -1,11 +1,12 @@
-"""A conformance fixture in words: its moves, its position and its expected outcomes.
+"""What the templates need to say a conformance fixture in words.
 
 The fixture files say what happens in the protocol's terms (``swap 9S 10H``,
 ``end: {reason: maximum, by: P1}``); a reader wants "P1 swaps 9♠ for 10♥" and "the round
-ends after step 1: P1 shows the maximum". Each phrase is a label of ``spec/words.yaml``
-(``fixture.*``) in the page's language, filled with the fixture's seats, cards and numbers
-as HTML (:mod:`schwimmen.docsgen.tags`). The fixture pages and the disagreements page say
-the same moves with these functions; the templates decide where each phrase stands.
+ends after step 1: P1 shows the maximum". The phrases are the macros of
+``templates/fixture-words.html`` (each a label of ``spec/words.yaml``, ``fixture.*``, in the
+page's language), which the fixture pages and the disagreements page both import; this
+module holds what they look up: the words a fixture may use (verbs, reasons, hands, piles,
+kinds), the seats in order, and :func:`phrases` for a caller outside a template.
 """
 
 from __future__ import annotations
