@@ -139,15 +139,18 @@ def to_text(action: Action) -> str:
 
 
 def _format(action: Action) -> str:
-    parts: list[str] = [action.kind.value]
-    if action.kind is ActionKind.SWAP and action.give:
-        parts.append("+".join(text_or_mark(c) for c in action.give))
-        parts.append("+".join(text_or_mark(c) for c in action.take))
-    elif action.kind is ActionKind.DISCARD and action.give:
-        parts.append(text_or_mark(action.give[0]))
-    if action.knock:
-        parts.append("knock")
-    return " ".join(parts)
+    kind, give = action.kind, action.give
+    if kind is _SWAP and give:
+        out = f"swap {'+'.join(map(text_or_mark, give))} {'+'.join(map(text_or_mark, action.take))}"
+    elif kind is _DISCARD and give:
+        out = f"discard {text_or_mark(give[0])}"
+    else:
+        out = _KIND_TEXT[kind]
+    return out + " knock" if action.knock else out
+
+
+_SWAP, _DISCARD = ActionKind.SWAP, ActionKind.DISCARD
+_KIND_TEXT = {kind: kind.value for kind in ActionKind}
 
 
 def _cards(token: str) -> tuple[Card, ...]:

@@ -35,7 +35,6 @@ from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import evaluator_for
 from schwimmen.engine.match import Match, SetupError, shuffled
 from schwimmen.engine.reasons import IllegalAction, Reason
-from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action, ActionKind
 from schwimmen.protocol.cards import Card, make, seat_name, text
 from schwimmen.protocol.frozen import quick_init
@@ -358,13 +357,15 @@ class _Legal:
     """The legal actions at one point of play, by category, worked out once: both the
     generator's choice of a category and the step's choice within it need them."""
 
+    __slots__ = ("_by", "_knocks", "_moves", "_present", "_spans", "match")
+
     def __init__(self, match: Match) -> None:
         self.match = match
-        self._present: tuple[str, ...] | None = None
-        self._moves: list[Action] = []
-        self._knocks: list[Action] = []
-        self._spans: dict[str, tuple[int, int]] = {}
-        self._by: dict[str, list[Action]] | None = None
+        self._present: tuple[str, ...] | None = None  # the rest is set with it
+        self._moves: list[Action]
+        self._knocks: list[Action]
+        self._spans: dict[str, tuple[int, int]]
+        self._by: dict[str, list[Action]] | None
 
     def categories(self) -> tuple[str, ...]:
         """The categories present, sorted. The knocks are the tail of the legal list
@@ -378,6 +379,7 @@ class _Legal:
                 present = tuple(sorted(by))
             else:
                 present, self._spans = shape
+                self._by = None
             self._present = present
         return present
 
@@ -438,28 +440,23 @@ def _apply(match: Match, seat: int | None, action: Action | None) -> tuple[bool,
 
 
 class _Starts:
-    """The start of every round after the first, read from the match's event log: the
-    dealer and the seats of each deal, the lives as the losses left them."""
+    """The start of every round after the first, as the match noted it: the dealer, the
+    seats dealt in, and the lives then (none for a seat out of the match)."""
 
     def __init__(self, match: Match) -> None:
         self.match = match
-        self.lives = list(match.lives)  # as the match began: nothing is lost before a deal
         self.read = 0
         self.found: list[RoundStart] = []
 
     def scan(self, decisions: int) -> None:
-        events = self.match.events
-        seats = self.match.table_size
-        for event in events[self.read :]:
-            if isinstance(event, ev.MatchStarted) and event.match > 1:
-                self.lives = [event.lives] * seats
-            elif isinstance(event, ev.LivesLost):
-                self.lives[event.seat] = event.left
-            elif isinstance(event, ev.RoundStarted) and event.round > 1:
-                out = tuple(s for s in range(seats) if s not in event.seats)
-                lives = tuple(0 if s in out else n for s, n in enumerate(self.lives))
-                self.found.append(RoundStart(decisions, event.round - 1, event.dealer, lives, out))
-        self.read = len(events)
+        began = self.match.began
+        seats = range(self.match.table_size)
+        for start in began[self.read :]:
+            if start.number > 1:
+                out = tuple(s for s in seats if s not in start.seats)
+                lives = tuple(0 if s in out else n for s, n in enumerate(start.lives))
+                self.found.append(RoundStart(decisions, start.number - 1, start.dealer, lives, out))
+        self.read = len(began)
 
 
 def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Playthrough | None:
