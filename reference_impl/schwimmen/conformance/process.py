@@ -144,6 +144,10 @@ _DECODER = json.JSONDecoder(
 its scanner again on every call when given hooks (a fifth of reading an answer)."""
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+"""``json.dumps`` with these options, made once (``dumps`` makes an encoder per call)."""
+
+
 def parse_line(raw: bytes) -> Any:
     """One line of the implementation as strict JSON (RFC 8259), bounded in depth and
     number size, so that nothing it sends can crash the harness or poison a report."""
@@ -659,7 +663,7 @@ class ProcessImplementation:
 
     def _send(self, message: Mapping[str, Any], deadline: float) -> None:
         assert self.pipes is not None
-        data = (json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n").encode()
+        data = (_ENCODER.encode(message) + "\n").encode()
         try:
             self.pipes.write(data, deadline)
         except TimeoutError:

@@ -213,10 +213,14 @@ def answer(
         return errored(None, f"the request could not be read: {type(exc).__name__}: {exc}")
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+"""``json.dumps`` with these options, made once (``dumps`` makes an encoder per call)."""
+
+
 def dump(message: Mapping[str, Any]) -> str:
     """One answer line, strict JSON; an answer that cannot be written is errored instead."""
     try:
-        return json.dumps(message, separators=(",", ":"), allow_nan=False)
+        return _ENCODER.encode(message)
     except (TypeError, ValueError, RecursionError) as exc:
         seq = message.get("seq")
         seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None

@@ -36,7 +36,7 @@ from schwimmen.engine.hands import evaluator_for
 from schwimmen.engine.match import Match, SetupError, shuffled
 from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.protocol.actions import Action, ActionKind
-from schwimmen.protocol.cards import Card, make, seat_name, text
+from schwimmen.protocol.cards import CARD_TEXT, Card, make, seat_name
 from schwimmen.protocol.frozen import quick_init
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.rules import Rules
@@ -47,6 +47,7 @@ PROBE = "probe"
 CATEGORIES = ("knock", "pass", "swap", "draw", "discard", "other")
 RESERVE = 2
 _PICKS = 1 << 30
+_TEXT = CARD_TEXT.__getitem__
 """Packs kept ready while generating: a step can end a round, and the rounds after it
 can end at their deal, each taking a pack, before anybody acts again."""
 
@@ -553,9 +554,9 @@ def to_case(
         case["lives"] = {seat_name(s): n for s, n in enumerate(plan.lives)}
     if plan.eliminated:
         case["eliminated"] = [seat_name(s) for s in plan.eliminated]
-    case["deck"] = [text(c) for c in plan.packs[0]]
+    case["deck"] = list(map(_TEXT, plan.packs[0]))
     if len(plan.packs) > 1:
-        case["decks"] = [[text(c) for c in p] for p in plan.packs[1:]]
+        case["decks"] = [list(map(_TEXT, p)) for p in plan.packs[1:]]
     case["steps"] = [
         {TABLE: "next-match"} if action is None or seat is None else {seat_name(seat): action.text}
         for seat, action in steps

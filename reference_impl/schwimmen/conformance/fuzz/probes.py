@@ -129,9 +129,10 @@ def _refused(match: Match) -> list[tuple[int | None, Action | None, Reason]]:
     # same text: a repeat is found by identity.
     seen: set[int] = set()
     for action in _own_actions(match, seat):
-        if id(action) in seen:
+        key = id(action)
+        if key in seen:
             continue
-        seen.add(id(action))
+        seen.add(key)
         reason = why_illegal(action)
         if reason is not None:
             out.append((seat, action, reason))
