@@ -151,7 +151,8 @@ class Match:
             self._check_position(position)
         if decks and deals:
             raise SetupError("the later rounds come as packs or as dealt positions, not both")
-        self.rng = random.Random(seed)
+        self._seed = seed
+        self._rng: random.Random | None = None
         self.decks = [list(d) for d in decks]
         self.deals: list[Position] = list(deals)
         """Positions for the rounds after the first, dealt as they are (fixtures); each is
@@ -185,6 +186,16 @@ class Match:
         self._emit((ev.MatchStarted, self.match_no, seats, self.dealer, start))
         self._start_round(position)
         self._settle()
+
+    @property
+    def rng(self) -> random.Random:
+        """The match's shuffler, seeded with ``seed``: made when a round first needs a
+        shuffled pack (seeding one costs as much as dealing a round, and a match given
+        its packs never shuffles)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return rng
 
     # ------------------------------------------------------------------ checks
     def _check_cards(self, cards: Sequence[Card], what: str) -> None:
