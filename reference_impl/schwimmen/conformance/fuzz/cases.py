@@ -46,10 +46,11 @@ TABLE = "table"
 PROBE = "probe"
 CATEGORIES = ("knock", "pass", "swap", "draw", "discard", "other")
 RESERVE = 2
-_PICKS = 1 << 30
-_TEXT = CARD_TEXT.__getitem__
 """Packs kept ready while generating: a step can end a round, and the rounds after it
 can end at their deal, each taking a pack, before anybody acts again."""
+_PICKS = 1 << 30
+"""A decision's pick is drawn below this."""
+_TEXT = CARD_TEXT.__getitem__
 
 
 @quick_init
@@ -151,11 +152,11 @@ def _category_of(kind: ActionKind, knock: bool) -> str:
 _MOVE_CATEGORY = {kind: _category_of(kind, False) for kind in ActionKind}
 """The category of an action of each kind that carries no knock."""
 _KIND = attrgetter("kind")
-Shape = tuple[tuple[str, ...], dict[str, tuple[int, int]]]
-_SHAPES: tuple[dict[tuple[ActionKind, ...], Shape | None], ...] = ({}, {})
+_Shape = tuple[tuple[str, ...], dict[str, tuple[int, int]]]
+_SHAPES: tuple[dict[tuple[ActionKind, ...], _Shape | None], ...] = ({}, {})
 
 
-def _shape(kinds: tuple[ActionKind, ...], knocks: bool) -> Shape | None:
+def _shape(kinds: tuple[ActionKind, ...], knocks: bool) -> _Shape | None:
     """For a legal list whose moves are of these kinds (``knocks``: knocks follow
     them): its categories in sorted order, and where each category's moves lie as a
     (start, stop) span of the moves (the knocks join category ``knock``); None where a
@@ -166,7 +167,7 @@ def _shape(kinds: tuple[ActionKind, ...], knocks: bool) -> Shape | None:
         return shapes[kinds]
     spans: dict[str, tuple[int, int]] = {}
     last = ""
-    found: Shape | None = None
+    found: _Shape | None = None
     for i, kind in enumerate(kinds):
         what = _MOVE_CATEGORY[kind]
         if what == last:
