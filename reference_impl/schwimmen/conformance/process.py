@@ -137,6 +137,17 @@ def _strict_int(text: str) -> int:
     return int(text)
 
 
+_DECODER = json.JSONDecoder(
+    parse_constant=_reject_constant, parse_float=_strict_float, parse_int=_strict_int
+)
+"""What ``json.loads`` with these hooks makes, made once: ``loads`` makes a decoder and
+its scanner again on every call when given hooks (a fifth of reading an answer)."""
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+"""``json.dumps`` with these options, made once (``dumps`` makes an encoder per call)."""
+
+
 def parse_line(raw: bytes) -> Any:
     """One line of the implementation as strict JSON (RFC 8259), bounded in depth and
     number size, so that nothing it sends can crash the harness or poison a report."""
@@ -145,12 +156,9 @@ def parse_line(raw: bytes) -> Any:
     except UnicodeDecodeError as exc:
         raise BadLine(f"not UTF-8 ({exc.reason} at byte {exc.start})") from None
     try:
-        value = json.loads(
-            text,
-            parse_constant=_reject_constant,
-            parse_float=_strict_float,
-            parse_int=_strict_int,
-        )
+        if text.startswith("\ufeff"):  # refused as json.loads refuses it
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        value = _DECODER.decode(text)
     except BadLine:
         raise
     except RecursionError:
@@ -655,7 +663,7 @@ class ProcessImplementation:
 
     def _send(self, message: Mapping[str, Any], deadline: float) -> None:
         assert self.pipes is not None
-        data = (json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n").encode()
+        data = (_ENCODER.encode(message) + "\n").encode()
         try:
             self.pipes.write(data, deadline)
         except TimeoutError:

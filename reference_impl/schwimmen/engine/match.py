@@ -32,6 +32,7 @@ from schwimmen.engine.turncap import MAX_TURNS, RoundTooLong
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
 from schwimmen.protocol.cards import CARD_TEXT, Card, seat_name, text
+from schwimmen.protocol.frozen import quick_init
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.rules import Rules
 from schwimmen.spec.vocabulary import AfterLast, DealProcedure, MoveKind, Series
@@ -50,6 +51,19 @@ class SetupError(ValueError):
 MAX_LIVES = 99
 """The most lives a seat may start with. The rulesets give one to twelve; a match with a
 million would never end, so a number beyond any table is refused as a mistake."""
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class RoundBegan:
+    """Where a round of a match began: its number (counted over the whole series), its
+    dealer, every seat's lives as they stood then, and the seats dealt in. A tool that
+    cuts a played match short (the fuzzer's reducer) starts a case here."""
+
+    number: int
+    dealer: int
+    lives: tuple[int, ...]
+    seats: tuple[int, ...]
 
 
 @dataclass
@@ -137,7 +151,8 @@ class Match:
             self._check_position(position)
         if decks and deals:
             raise SetupError("the later rounds come as packs or as dealt positions, not both")
-        self.rng = random.Random(seed)
+        self._seed = seed
+        self._rng: random.Random | None = None
         self.decks = [list(d) for d in decks]
         self.deals: list[Position] = list(deals)
         """Positions for the rounds after the first, dealt as they are (fixtures); each is
@@ -165,10 +180,22 @@ class Match:
         self._losers: tuple[int, ...] = ()
         """The seats that lost lives in the last round whose losses stood."""
         self._head: _Head | None = None
+        self.began: list[RoundBegan] = []
+        """Each round as it began, in order (a round replayed is a round of its own)."""
         self.round: Round
         self._emit((ev.MatchStarted, self.match_no, seats, self.dealer, start))
         self._start_round(position)
         self._settle()
+
+    @property
+    def rng(self) -> random.Random:
+        """The match's shuffler, seeded with ``seed``: made when a round first needs a
+        shuffled pack (seeding one costs as much as dealing a round, and a match given
+        its packs never shuffles)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return rng
 
     # ------------------------------------------------------------------ checks
     def _check_cards(self, cards: Sequence[Card], what: str) -> None:
@@ -301,6 +328,7 @@ class Match:
                 self.round_no,
                 self.max_turns,
             )
+        self.began.append(RoundBegan(self.round_no, self.dealer, tuple(self.lives), tuple(seats)))
 
     def _settle(self) -> None:
         """Finish rounds that ended without a decision (a 31 at the deal) until a player

@@ -151,10 +151,17 @@ def _too_deep(value: Any, text: str | None = None) -> bool:
     return not nests_at_most(value, MAX_DEPTH, text)
 
 
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_float, parse_int=_int)
+"""``json.loads`` with these hooks, made once (``loads`` makes a decoder per call when
+given hooks)."""
+
+
 def parse(line: str) -> Any:
     """A request line as JSON data, read strictly; :class:`BadRequest` says what is wrong."""
     try:
-        message = json.loads(line, parse_constant=_no_constant, parse_float=_float, parse_int=_int)
+        if line.startswith("\ufeff"):  # refused as json.loads refuses it
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", line, 0)
+        message = _DECODER.decode(line)
     except RecursionError:
         raise BadRequest(f"the request nests deeper than {MAX_DEPTH} levels") from None
     except BadRequest:
@@ -206,10 +213,14 @@ def answer(
         return errored(None, f"the request could not be read: {type(exc).__name__}: {exc}")
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+"""``json.dumps`` with these options, made once (``dumps`` makes an encoder per call)."""
+
+
 def dump(message: Mapping[str, Any]) -> str:
     """One answer line, strict JSON; an answer that cannot be written is errored instead."""
     try:
-        return json.dumps(message, separators=(",", ":"), allow_nan=False)
+        return _ENCODER.encode(message)
     except (TypeError, ValueError, RecursionError) as exc:
         seq = message.get("seq")
         seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None

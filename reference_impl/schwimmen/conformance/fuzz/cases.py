@@ -35,9 +35,8 @@ from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import evaluator_for
 from schwimmen.engine.match import Match, SetupError, shuffled
 from schwimmen.engine.reasons import IllegalAction, Reason
-from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action, ActionKind
-from schwimmen.protocol.cards import Card, make, seat_name, text
+from schwimmen.protocol.cards import CARD_TEXT, Card, make, seat_name
 from schwimmen.protocol.frozen import quick_init
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.rules import Rules
@@ -49,6 +48,9 @@ CATEGORIES = ("knock", "pass", "swap", "draw", "discard", "other")
 RESERVE = 2
 """Packs kept ready while generating: a step can end a round, and the rounds after it
 can end at their deal, each taking a pack, before anybody acts again."""
+_PICKS = 1 << 30
+"""A decision's pick is drawn below this."""
+_TEXT = CARD_TEXT.__getitem__
 
 
 @quick_init
@@ -150,26 +152,37 @@ def _category_of(kind: ActionKind, knock: bool) -> str:
 _MOVE_CATEGORY = {kind: _category_of(kind, False) for kind in ActionKind}
 """The category of an action of each kind that carries no knock."""
 _KIND = attrgetter("kind")
-_RUNS: dict[tuple[ActionKind, ...], tuple[tuple[str, int, int], ...] | None] = {}
+_Shape = tuple[tuple[str, ...], dict[str, tuple[int, int]]]
+_SHAPES: tuple[dict[tuple[ActionKind, ...], _Shape | None], ...] = ({}, {})
 
 
-def _runs(kinds: tuple[ActionKind, ...]) -> tuple[tuple[str, int, int], ...] | None:
-    """The categories of moves of these kinds as (category, start, stop) runs, or None
-    where a category comes back after another (then grouped one by one). A game has a
-    handful of such patterns (nine swaps, the whole hand, a pass), worked out once."""
-    if kinds in _RUNS:
-        return _RUNS[kinds]
-    runs: list[tuple[str, int, int]] = []
+def _shape(kinds: tuple[ActionKind, ...], knocks: bool) -> _Shape | None:
+    """For a legal list whose moves are of these kinds (``knocks``: knocks follow
+    them): its categories in sorted order, and where each category's moves lie as a
+    (start, stop) span of the moves (the knocks join category ``knock``); None where a
+    category comes back after another (then grouped one by one). A game has a handful
+    of such shapes (nine swaps, the whole hand, a pass), worked out once each."""
+    shapes = _SHAPES[knocks]
+    if kinds in shapes:
+        return shapes[kinds]
+    spans: dict[str, tuple[int, int]] = {}
+    last = ""
+    found: _Shape | None = None
     for i, kind in enumerate(kinds):
         what = _MOVE_CATEGORY[kind]
-        if runs and runs[-1][0] == what:
-            runs[-1] = (what, runs[-1][1], i + 1)
+        if what == last:
+            spans[what] = (spans[what][0], i + 1)
+        elif what in spans:
+            break
         else:
-            runs.append((what, i, i + 1))
-    whats = [r[0] for r in runs]
-    found = tuple(runs) if len(set(whats)) == len(whats) else None
-    if len(_RUNS) < 4096:
-        _RUNS[kinds] = found
+            spans[what] = (i, i + 1)
+            last = what
+    else:
+        if knocks and "knock" not in spans:
+            spans["knock"] = (0, 0)
+        found = (tuple(sorted(spans)), spans)
+    if len(shapes) < 4096:
+        shapes[kinds] = found
     return found
 
 
@@ -310,7 +323,11 @@ class _Drawer:
 
     def decision(self, match: Match, steps: int, legal: _Legal) -> Decision | None:
         rng = self.rng
-        pick = rng.randrange(1 << 30)
+        # rng.randrange(1 << 30), drawn alike: 31 bits, drawn again while out of range
+        getrandbits = rng.getrandbits
+        pick = getrandbits(31)
+        while pick >= _PICKS:
+            pick = getrandbits(31)
         if steps >= self.style.max_steps:
             return None
         if match.over:
@@ -325,15 +342,14 @@ class _Drawer:
             return None
         # rng.choices(present, weights)[0], drawn alike (the same one random number,
         # the same bisection of the running totals) without its checks and list
-        key = tuple(present)
-        found = self._running.get(key)
+        found = self._running.get(present)
         if found is None:
             total = 0.0
             running = []
             for c in present:
                 total += self.style.weights[c]
                 running.append(total)
-            found = self._running[key] = (running, total)
+            found = self._running[present] = (running, total)
         running, total = found
         return Decision(present[bisect(running, rng.random() * total, 0, len(present) - 1)], pick)
 
@@ -343,41 +359,53 @@ class _Legal:
     """The legal actions at one point of play, by category, worked out once: both the
     generator's choice of a category and the step's choice within it need them."""
 
+    __slots__ = ("_by", "_knocks", "_moves", "_present", "_spans", "match")
+
     def __init__(self, match: Match) -> None:
         self.match = match
-        self._by: dict[str, list[Action]] | None = None
-        self._all: list[Action] = []
+        self._present: tuple[str, ...] | None = None  # the rest is set with it
+        self._moves: list[Action]
+        self._knocks: list[Action]
+        self._spans: dict[str, tuple[int, int]]
+        self._by: dict[str, list[Action]] | None
 
-    def _grouped(self) -> dict[str, list[Action]]:
-        """The legal actions by category, each group in the legal order. The knocks are
-        the tail of the legal list (``legal_split``); a move's category is its kind's."""
-        if self._by is None:
-            moves, knocks = self.match.legal_split()
-            self._all = moves + knocks
-            by: dict[str, list[Action]] = {}
-            runs = _runs(tuple(map(_KIND, moves)))
-            if runs is not None:
-                for what, start, stop in runs:
-                    by[what] = moves[start:stop]
+    def categories(self) -> tuple[str, ...]:
+        """The categories present, sorted. The knocks are the tail of the legal list
+        (``legal_split``); a move's category is its kind's."""
+        present = self._present
+        if present is None:
+            moves, knocks = self._moves, self._knocks = self.match.legal_split()
+            shape = _shape(tuple(map(_KIND, moves)), bool(knocks))
+            if shape is None:
+                by = self._by = self._grouped(moves, knocks)
+                present = tuple(sorted(by))
             else:
-                for action in moves:
-                    what = _MOVE_CATEGORY[action.kind]
-                    group = by.get(what)
-                    if group is None:
-                        by[what] = [action]
-                    else:
-                        group.append(action)
-            if knocks:
-                group = by.get("knock")
-                by["knock"] = knocks if group is None else group + knocks
-            self._by = by
-        return self._by
+                present, self._spans = shape
+                self._by = None
+            self._present = present
+        return present
 
-    def categories(self) -> list[str]:
-        return sorted(self._grouped())
+    @staticmethod
+    def _grouped(moves: list[Action], knocks: list[Action]) -> dict[str, list[Action]]:
+        by: dict[str, list[Action]] = {}
+        for action in moves:
+            by.setdefault(_MOVE_CATEGORY[action.kind], []).append(action)
+        if knocks:
+            by["knock"] = by.get("knock", []) + knocks
+        return by
 
     def of(self, what: str) -> list[Action]:
-        return self._grouped().get(what) or self._all
+        """The legal actions of category ``what`` in the legal order (all of them when
+        none is of that category)."""
+        self.categories()
+        moves, knocks = self._moves, self._knocks
+        if self._by is not None:
+            return self._by.get(what) or moves + knocks
+        span = self._spans.get(what)
+        if span is None:
+            return moves + knocks
+        start, stop = span
+        return moves[start:stop] + knocks if what == "knock" else moves[start:stop]
 
 
 def _step(
@@ -414,28 +442,23 @@ def _apply(match: Match, seat: int | None, action: Action | None) -> tuple[bool,
 
 
 class _Starts:
-    """The start of every round after the first, read from the match's event log: the
-    dealer and the seats of each deal, the lives as the losses left them."""
+    """The start of every round after the first, as the match noted it: the dealer, the
+    seats dealt in, and the lives then (none for a seat out of the match)."""
 
     def __init__(self, match: Match) -> None:
         self.match = match
-        self.lives = list(match.lives)  # as the match began: nothing is lost before a deal
         self.read = 0
         self.found: list[RoundStart] = []
 
     def scan(self, decisions: int) -> None:
-        events = self.match.events
-        seats = self.match.table_size
-        for event in events[self.read :]:
-            if isinstance(event, ev.MatchStarted) and event.match > 1:
-                self.lives = [event.lives] * seats
-            elif isinstance(event, ev.LivesLost):
-                self.lives[event.seat] = event.left
-            elif isinstance(event, ev.RoundStarted) and event.round > 1:
-                out = tuple(s for s in range(seats) if s not in event.seats)
-                lives = tuple(0 if s in out else n for s, n in enumerate(self.lives))
-                self.found.append(RoundStart(decisions, event.round - 1, event.dealer, lives, out))
-        self.read = len(events)
+        began = self.match.began
+        seats = range(self.match.table_size)
+        for start in began[self.read :]:
+            if start.number > 1:
+                out = tuple(s for s in seats if s not in start.seats)
+                lives = tuple(0 if s in out else n for s, n in enumerate(start.lives))
+                self.found.append(RoundStart(decisions, start.number - 1, start.dealer, lives, out))
+        self.read = len(began)
 
 
 def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Playthrough | None:
@@ -532,9 +555,9 @@ def to_case(
         case["lives"] = {seat_name(s): n for s, n in enumerate(plan.lives)}
     if plan.eliminated:
         case["eliminated"] = [seat_name(s) for s in plan.eliminated]
-    case["deck"] = [text(c) for c in plan.packs[0]]
+    case["deck"] = list(map(_TEXT, plan.packs[0]))
     if len(plan.packs) > 1:
-        case["decks"] = [[text(c) for c in p] for p in plan.packs[1:]]
+        case["decks"] = [list(map(_TEXT, p)) for p in plan.packs[1:]]
     case["steps"] = [
         {TABLE: "next-match"} if action is None or seat is None else {seat_name(seat): action.text}
         for seat, action in steps

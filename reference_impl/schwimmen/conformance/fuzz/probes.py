@@ -123,25 +123,27 @@ def _refused(match: Match) -> list[tuple[int | None, Action | None, Reason]]:
     out = [(None, None, Reason.WRONG_PHASE)]
     rnd = match.round
     why_illegal = rnd.why_illegal  # the seat to move in a match going on: the round's
-    seen: set[tuple[int, str]] = set()
+    # Each candidate is asked about once. A candidate naming at most one card each way
+    # is the one object of its text (protocol.actions makes them once), and the swaps of
+    # several cards differ from each other and from those, so the same object is the
+    # same text: a repeat is found by identity.
+    seen: set[int] = set()
     for action in _own_actions(match, seat):
-        if (seat, action.text) in seen:
+        key = id(action)
+        if key in seen:
             continue
-        seen.add((seat, action.text))
+        seen.add(key)
         reason = why_illegal(action)
         if reason is not None:
             out.append((seat, action, reason))
     others = [s for s in match.active() if s != seat]
     if others:
-        other = others[0]
-        tries = list(_CARDLESS[:3])
+        other = others[0]  # another seat: none of its candidates can repeat one above
         hand = rnd.hands.get(other, [])
+        for action in _CARDLESS[:3]:
+            out.append((other, action, Reason.NOT_YOUR_TURN))
         if hand and rnd.middle:
-            tries.append(swap(hand[0], rnd.middle[0]))
-        for action in tries:
-            if (other, action.text) not in seen:
-                seen.add((other, action.text))
-                out.append((other, action, Reason.NOT_YOUR_TURN))
+            out.append((other, swap(hand[0], rnd.middle[0]), Reason.NOT_YOUR_TURN))
     return out
 
 
