@@ -101,9 +101,11 @@ def _cases(draw: st.DrawFn) -> tuple[list[str], int | None, str, int]:
     sizes = [draw(st.sampled_from([3, 3, 3, 2, 4])) for _ in range(count)]
     words: list[str] = []
     for size in sizes:
+        if len(cards) < size:
+            break  # ten hands of four are more than a pack: no empty hand after a "/"
         if words:
             words.append("/")
-        words += [cards.pop() for _ in range(size) if cards]
+        words += [cards.pop() for _ in range(size)]
     width = draw(st.one_of(st.none(), st.integers(1, 240)))
     language = draw(st.sampled_from(lang.LANGUAGES))
     return words, width, language, seed
