@@ -106,6 +106,8 @@ def coverage(
     if scenarios is None:
         scenarios = scenario_ids()
     values_of = {r.id: r.values() for r in rulesets}
+    # each value's canonical text once per ruleset: the loops below ask it per case
+    keys_of = {rid: {p: _key(v) for p, v in values.items()} for rid, values in values_of.items()}
     exercised: dict[tuple[str, str], list[str]] = defaultdict(list)
     cases = 0
     for f in fixtures:
@@ -115,21 +117,18 @@ def coverage(
                 continue
             cases += 1
             values = values_of[r.id]
+            keys = keys_of[r.id]
             label = f"{f.id}[{r.id}]"
             for path in STRUCTURAL:
                 if path in values:
-                    exercised[(path, _key(values[path]))].append(label)
+                    exercised[(path, keys[path])].append(label)
             for path, pred in case.where.items():
                 if path in values and predicate_holds(pred, values[path]):
-                    exercised[(path, _key(values[path]))].append(label)
+                    exercised[(path, keys[path])].append(label)
     report: list[ValueCoverage] = []
     for path, candidates in _candidate_values(rulesets).items():
         for key, value in sorted(candidates.items()):
-            used = [
-                r.id
-                for r in rulesets
-                if path in values_of[r.id] and _key(values_of[r.id][path]) == key
-            ]
+            used = [r.id for r in rulesets if keys_of[r.id].get(path) == key]
             report.append(ValueCoverage(path, value, used, sorted(set(exercised[(path, key)]))))
     order = {p.path: i for i, p in enumerate(PARAMETERS)}
     report.sort(key=lambda v: (order.get(v.param, 999), _key(v.value)))
