@@ -158,19 +158,11 @@ def _inputs() -> Iterator[tuple[str, bytes]]:
 
 def _load() -> dict[str, Any]:
     """Both words files, checked against their schemas (:class:`SpecErrors` if broken)."""
-    from schwimmen.spec.errors import SpecErrors
-    from schwimmen.spec.validation import schema_errors
+    from schwimmen.spec.validation import read_checked
     from schwimmen.spec.words import load_words
-    from schwimmen.spec.yamlread import YamlError, read_file
 
     site, calculator = _files()
-    try:
-        doc = read_file(site)
-    except YamlError as exc:
-        raise SpecErrors([exc.error]) from None
-    errors = schema_errors(doc, "words.schema.json")
-    if errors:
-        raise SpecErrors(errors)
+    doc = read_checked(site, "words.schema.json")
     data = doc.data
     return {
         "labels": data["labels"],

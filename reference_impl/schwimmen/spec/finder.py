@@ -31,8 +31,7 @@ from schwimmen.spec import termination
 from schwimmen.spec.errors import JsonPath, SpecError, SpecErrors
 from schwimmen.spec.model import Ruleset, thaw
 from schwimmen.spec.parameters import BY_PATH, PARAMETERS
-from schwimmen.spec.validation import schema_errors, value_errors
-from schwimmen.spec.yamlread import YamlError, read_file
+from schwimmen.spec.validation import read_checked, value_errors
 
 SCHEMA = "finder.schema.json"
 # The hand-written page and where it finds its questions (relative to docs/).
@@ -121,15 +120,9 @@ def fill_in(template: str, fill: Mapping[str, str]) -> str:
 def load_finder(path: Path, shown_as: str | None = None) -> Finder:
     """Read and check the finder's data file; raise :class:`SpecErrors` with every problem
     (file, line, what is wrong)."""
-    try:
-        doc = read_file(path, shown_as)
-    except YamlError as exc:
-        raise SpecErrors([exc.error]) from None
-    errors = schema_errors(doc, SCHEMA)
-    if errors:
-        raise SpecErrors(errors)
+    doc = read_checked(path, SCHEMA, shown_as)
     data = doc.data
-    errors += _check_words(doc.error, data["words"])
+    errors = _check_words(doc.error, data["words"])
     owner: dict[str, str] = {}
     question_ids: set[str] = set()
     for qi, raw in enumerate(data["questions"]):

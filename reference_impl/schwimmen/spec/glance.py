@@ -21,8 +21,8 @@ from schwimmen.resources import spec_dir
 from schwimmen.spec.errors import JsonPath, SpecError, SpecErrors
 from schwimmen.spec.model import Ruleset, thaw
 from schwimmen.spec.parameters import BY_PATH, GROUPS
-from schwimmen.spec.validation import schema_errors
-from schwimmen.spec.yamlread import Document, YamlError, read_file
+from schwimmen.spec.validation import read_checked
+from schwimmen.spec.yamlread import Document
 
 FILE = "at-a-glance.yaml"
 SCHEMA = "at-a-glance.schema.json"
@@ -92,15 +92,9 @@ def load_glance(path: Path | None = None) -> Glance:
     """Read and check ``spec/at-a-glance.yaml``; raise :class:`SpecErrors` with every
     problem located (file, line, column, path)."""
     path = path or spec_dir() / FILE
-    try:
-        doc = read_file(path, _display(path))
-    except YamlError as exc:
-        raise SpecErrors([exc.error]) from None
-    errors = schema_errors(doc, SCHEMA)
-    if errors:
-        raise SpecErrors(errors)
+    doc = read_checked(path, SCHEMA, _display(path))
     data = doc.data
-    errors += _check_rows(doc, data["rows"])
+    errors = _check_rows(doc, data["rows"])
     if errors:
         raise SpecErrors(errors)
     rows = tuple(

@@ -19,23 +19,15 @@ from schwimmen.resources import spec_dir
 from schwimmen.spec.errors import SpecError, SpecErrors
 from schwimmen.spec.model import Citation
 from schwimmen.spec.parameters import BY_PATH, GROUPS
-from schwimmen.spec.validation import schema_errors
-from schwimmen.spec.yamlread import Document, YamlError, read_file
+from schwimmen.spec.validation import read_checked
+from schwimmen.spec.yamlread import Document
 
 LANGUAGES = ("en", "de")
 DEFAULT_LANGUAGE = "en"
 
 
 def _read(path: Path, schema: str) -> Document:
-    shown = f"spec/{path.name}"
-    try:
-        doc = read_file(path, shown)
-    except YamlError as exc:
-        raise SpecErrors([exc.error]) from None
-    errors = schema_errors(doc, schema)
-    if errors:
-        raise SpecErrors(errors)
-    return doc
+    return read_checked(path, schema, f"spec/{path.name}")
 
 
 def _citation(raw: Mapping[str, Any]) -> Citation:

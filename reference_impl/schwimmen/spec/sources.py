@@ -20,7 +20,6 @@ from typing import Any
 from schwimmen.resources import SOURCES_ENV, sources_dir, spec_dir
 from schwimmen.spec.errors import Notice, SpecError, SpecErrors
 from schwimmen.spec.model import Citation
-from schwimmen.spec.yamlread import YamlError, read_file
 
 
 @dataclass(frozen=True)
@@ -245,16 +244,11 @@ def _divergence(quote: str, lines: list[str]) -> str:
 
 def load_bibliography(path: Path | None = None, texts_dir: Path | None = None) -> Bibliography:
     """Load and validate ``spec/sources.yaml``; raise :class:`SpecErrors` if it is broken."""
-    from schwimmen.spec.validation import schema_errors  # jsonschema: only when loading
+    from schwimmen.spec.validation import read_checked  # jsonschema: only when loading
 
     path = path or spec_dir() / "sources.yaml"
-    try:
-        doc = read_file(path, _display(path))
-    except YamlError as exc:
-        raise SpecErrors([exc.error]) from None
-    errors: list[SpecError] = schema_errors(doc, "sources.schema.json")
-    if errors:
-        raise SpecErrors(errors)
+    doc = read_checked(path, "sources.schema.json", _display(path))
+    errors: list[SpecError] = []
     sources: dict[str, Source] = {}
     for index, raw in enumerate(doc.data["sources"]):
         if raw["id"] in sources:

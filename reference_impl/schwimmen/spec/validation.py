@@ -20,8 +20,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from schwimmen.resources import schema_dir
-from schwimmen.spec.errors import JsonPath, SpecError
-from schwimmen.spec.yamlread import Document
+from schwimmen.spec.errors import JsonPath, SpecError, SpecErrors
+from schwimmen.spec.yamlread import Document, YamlError, read_file
 
 
 @cache
@@ -123,6 +123,20 @@ def _explain(error: ValidationError, doc: Document, prefix: JsonPath = ()) -> li
             )
         ]
     return [doc.error(path, error.message)]
+
+
+def read_checked(path: Path, schema_name: str, shown_as: str | None = None) -> Document:
+    """Read a spec data file and validate it against ``schemas/<schema_name>``; raise
+    :class:`SpecErrors` with every problem (file, line, the rule broken): what every
+    loader of a spec file does first."""
+    try:
+        doc = read_file(path, shown_as)
+    except YamlError as exc:
+        raise SpecErrors([exc.error]) from None
+    errors = schema_errors(doc, schema_name)
+    if errors:
+        raise SpecErrors(errors)
+    return doc
 
 
 def schema_errors(doc: Document, schema_name: str) -> list[SpecError]:

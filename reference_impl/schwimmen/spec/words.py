@@ -11,8 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from schwimmen.resources import spec_dir
-from schwimmen.spec.errors import SpecErrors
-from schwimmen.spec.yamlread import YamlError, read_file
 
 FOLDER = "widgets"
 SCHEMA = "widget-words.schema.json"
@@ -27,15 +25,9 @@ def words_path(name: str) -> Path:
 def load_words(path: Path) -> dict[str, dict[str, str]]:
     """The words by language (``{"en": {...}, "de": {...}}``); raises :class:`SpecErrors`
     with file, line and the rule broken when the file is wrong."""
-    from schwimmen.spec.validation import schema_errors  # jsonschema: only when loading
+    from schwimmen.spec.validation import read_checked  # jsonschema: only when loading
 
-    try:
-        doc = read_file(path)
-    except YamlError as exc:
-        raise SpecErrors([exc.error]) from None
-    problems = schema_errors(doc, SCHEMA)
-    if problems:
-        raise SpecErrors(problems)
+    doc = read_checked(path, SCHEMA)
     by_language: dict[str, dict[str, str]] = {language: {} for language in LANGUAGES}
     for key, forms in doc.data["words"].items():
         for language, shown in forms.items():
