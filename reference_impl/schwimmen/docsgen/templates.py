@@ -28,16 +28,22 @@ from schwimmen.spec.present import points
 FOLDER = Path(__file__).resolve().parent / "templates"
 
 
-@cache
-def environment() -> Environment:
-    env = Environment(
+def _bare(*, autoescape: bool) -> Environment:
+    """The templates folder with the settings every page template is written for: blocks
+    trimmed, an unknown name an error, ``do`` statements."""
+    return Environment(
         loader=FileSystemLoader(FOLDER),
-        autoescape=True,
+        autoescape=autoescape,
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=StrictUndefined,
         extensions=["jinja2.ext.do"],
     )
+
+
+@cache
+def environment() -> Environment:
+    env = _bare(autoescape=True)
     env.globals.update(
         card=tags.card,
         cards=tags.cards,
@@ -77,14 +83,7 @@ def markdown_environment() -> Environment:
     itself; ``esc`` escapes a text for Markdown, ``code`` writes inline code, ``link``
     links from the page ``here`` to a file under ``docs/``, ``anchor`` writes a heading's
     ``{#id}`` (which Jinja would read as a comment)."""
-    env = Environment(
-        loader=FileSystemLoader(FOLDER),
-        autoescape=False,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        undefined=StrictUndefined,
-        extensions=["jinja2.ext.do"],
-    )
+    env = _bare(autoescape=False)
     env.filters.update(esc=markup.esc, code=markup.code)
     env.globals.update(
         link=markup.link,
