@@ -11,31 +11,16 @@ from __future__ import annotations
 
 import pickle
 import random
-from functools import cache
 
 import pytest
+from never_ending import NEVER_ENDS, catalog, never_ending
 
 from schwimmen.engine.compiled import MAX_TURNS, RoundTooLong, compile_round
 from schwimmen.engine.hands import evaluator_for
-from schwimmen.spec import termination
 from schwimmen.spec.errors import SpecErrors
-from schwimmen.spec.loader import Catalog
-from schwimmen.spec.model import Ruleset
 from schwimmen.spec.rules import Rules
 
-NEVER_ENDS = {"knocking.form": "close-by-passing", "turns.passing": "forbidden"}
 CAP = 2_000
-
-
-@cache
-def _catalog() -> Catalog:
-    return Catalog.load()
-
-
-@cache
-def _never_ending() -> Ruleset:
-    with termination.unchecked():
-        return _catalog().mutant("pagat", NEVER_ENDS)
 
 
 def _decks(rules: Rules, count: int, seed: int = 1) -> list[list[int]]:
@@ -51,11 +36,11 @@ def _decks(rules: Rules, count: int, seed: int = 1) -> list[list[int]]:
 
 def test_the_composition_is_one_the_loader_refuses() -> None:
     with pytest.raises(SpecErrors):
-        _catalog().mutant("pagat", NEVER_ENDS)
+        catalog().mutant("pagat", NEVER_ENDS)
 
 
 def test_a_compiled_round_that_never_ends_stops_at_the_cap_naming_the_round() -> None:
-    ruleset = _never_ending()
+    ruleset = never_ending()
     compiled = compile_round(ruleset.rules, max_turns=CAP)
     rng = random.Random(7)
     played = 0
@@ -77,7 +62,7 @@ def test_a_compiled_round_that_never_ends_stops_at_the_cap_naming_the_round() ->
 
 
 def test_rounds_that_end_are_played_as_before_under_the_cap() -> None:
-    rules = _catalog().resolve("pagat").rules
+    rules = catalog().resolve("pagat").rules
     assert compile_round(rules).max_turns == MAX_TURNS
     capped = compile_round(rules, max_turns=CAP)
     free = compile_round(rules, max_turns=10 * MAX_TURNS)
@@ -95,7 +80,7 @@ def test_a_batch_in_lockstep_stops_at_the_cap_naming_the_round() -> None:
     np = pytest.importorskip("numpy")
     from schwimmen.engine.lockstep import Lockstep
 
-    rules = _catalog().resolve("pagat").rules
+    rules = catalog().resolve("pagat").rules
     with pytest.raises(RoundTooLong) as caught:
         Lockstep(rules, max_turns=3).play(4, 20, np.random.default_rng(1))
     error = caught.value

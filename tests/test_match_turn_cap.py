@@ -2,40 +2,25 @@
 ``Match.apply`` raises the same ``RoundTooLong`` as the simulation, naming the ruleset,
 the round, its deal and the cap, and leaves the match as it was.
 
-The composition that never ends is the one of tests/test_compiled_turn_cap.py ("a knock
-counts as a pass" with "passing is forbidden"), built past the contradiction table.
+The composition that never ends is the one of tests/never_ending.py ("a knock counts as a
+pass" with "passing is forbidden"), built past the contradiction table.
 """
 
 from __future__ import annotations
 
 import pickle
 import random
-from functools import cache
 
 import pytest
+from never_ending import catalog, never_ending
 
 from schwimmen.engine.bots import RandomBot
 from schwimmen.engine.hands import evaluator_for
 from schwimmen.engine.match import Match
 from schwimmen.engine.turncap import MAX_TURNS, RoundTooLong
 from schwimmen.protocol.cards import text
-from schwimmen.spec import termination
-from schwimmen.spec.loader import Catalog
-from schwimmen.spec.model import Ruleset
 
-NEVER_ENDS = {"knocking.form": "close-by-passing", "turns.passing": "forbidden"}
 CAP = 300
-
-
-@cache
-def _catalog() -> Catalog:
-    return Catalog.load()
-
-
-@cache
-def _never_ending() -> Ruleset:
-    with termination.unchecked():
-        return _catalog().mutant("pagat", NEVER_ENDS)
 
 
 def _play(match: Match, rng: random.Random, most: int) -> int:
@@ -48,7 +33,7 @@ def _play(match: Match, rng: random.Random, most: int) -> int:
 
 
 def test_a_round_that_never_ends_stops_at_the_cap_naming_it() -> None:
-    ruleset = _never_ending()
+    ruleset = never_ending()
     match = Match(ruleset, 3, seed=4, max_turns=CAP)
     assert match.max_turns == CAP
     with pytest.raises(RoundTooLong) as caught:
@@ -71,7 +56,7 @@ def test_a_round_that_never_ends_stops_at_the_cap_naming_it() -> None:
 
 
 def test_a_match_of_rules_alone_raises_it_unnamed() -> None:
-    rules = _never_ending().rules
+    rules = never_ending().rules
     match = Match(rules, 2, seed=1, max_turns=20)
     with pytest.raises(RoundTooLong) as caught:
         _play(match, random.Random(1), 1000)
@@ -80,7 +65,7 @@ def test_a_match_of_rules_alone_raises_it_unnamed() -> None:
 
 def _longest_round(seed: int, cap: int) -> tuple[int, list[object]]:
     """The most moves any round of a pagat match took, and its events."""
-    match = Match(_catalog().resolve("pagat"), 4, seed=seed, max_turns=cap)
+    match = Match(catalog().resolve("pagat"), 4, seed=seed, max_turns=cap)
     longest = 0
     bot = RandomBot(random.Random(seed))
     while not match.over:
@@ -92,7 +77,7 @@ def _longest_round(seed: int, cap: int) -> tuple[int, list[object]]:
 
 def test_rounds_that_end_within_the_cap_are_played_as_without_it() -> None:
     """A cap of exactly the longest round's moves changes nothing; one less stops it."""
-    assert Match(_catalog().resolve("pagat"), 4).max_turns == MAX_TURNS
+    assert Match(catalog().resolve("pagat"), 4).max_turns == MAX_TURNS
     longest, events = _longest_round(5, MAX_TURNS)
     assert longest > 1
     assert _longest_round(5, longest) == (longest, events)
