@@ -164,6 +164,17 @@ def test_search_puts_the_rules_first(site: Path, catalog: Catalog) -> None:
 
 
 @needs_mkdocs
+def test_the_sitemap_holds_no_address_that_is_not_one(site: Path) -> None:
+    """Built without ``SITE_URL`` (tests/test_docs_sitemap.py renders it with one)."""
+    text = (site / "sitemap.xml").read_text(encoding="utf-8")
+    root = ElementTree.fromstring(text.encode())
+    assert "None" not in text and root.tag.endswith("urlset")
+    assert all(
+        loc.text and loc.text.startswith("http") for loc in root.iter() if loc.tag.endswith("loc")
+    )
+
+
+@needs_mkdocs
 def test_each_language_has_its_own_search_index(site: Path, catalog: Catalog) -> None:
     """The German pages search the German index (below de/, with locations relative to
     it): the German ruleset pages and glossary by their German titles, and no entry of
