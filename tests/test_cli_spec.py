@@ -238,6 +238,28 @@ def test_validate_checks_a_file_under_spec_the_catalog_does_not_load(
         assert "OK" not in out
 
 
+def test_validate_refuses_a_german_text_in_words_its_source_does_not_use(
+    scratch: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The glossary's ``avoid`` check, which the site's build runs, is run by ``validate``
+    too, so that a writer learns of it before building the site; its cached answer goes
+    with the edit that makes or mends the word."""
+    path = scratch / "rulesets" / "pagat.yaml"
+    good = path.read_text(encoding="utf-8")
+    text = "reading: Ein Skatblatt mit 32 Karten"
+    assert good.count(text) == 1
+    path.write_text(good.replace(text, "reading: Der Klopfer nimmt ein Skatblatt"), "utf-8")
+    for _ in range(2):  # the second answer comes from the cache
+        code, out, _ = _validate_in(scratch, monkeypatch, capsys, path)
+        assert code == 1 and "OK" not in out
+        line = good[: good.index(text)].count("\n") + 1
+        assert f"rulesets/pagat.yaml:{line}:" in out
+        assert "„Klopfer“ where the source says „schließen“" in out
+    path.write_text(good, "utf-8")
+    code, out, _ = _validate_in(scratch, monkeypatch, capsys, path)
+    assert code == 0 and out.strip().splitlines()[-1].startswith("OK:")
+
+
 def test_validate_checks_a_words_file_against_its_schema(
     scratch: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

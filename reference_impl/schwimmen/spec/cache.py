@@ -191,6 +191,21 @@ def checked_finder(
     return cached("finder", inputs, check, list)
 
 
+def checked_source_words(root: Path, check: Callable[[], list[SpecError]]) -> list[SpecError]:
+    """``check()`` of the German texts of the rulesets and house rules under ``root``
+    against the glossary's words their sources do not use, from the cache while those
+    files and the glossary are unchanged (the glossary is read through its schema, which
+    ``validate`` of an unchanged file should not pay each time)."""
+
+    def inputs() -> Iterator[tuple[str, bytes]]:
+        yield "root", str(root.resolve()).encode()
+        for path, kind in catalog_files(root):
+            yield f"{kind}:{path.name}", path.read_bytes()
+        yield "glossary", (root / "glossary.yaml").read_bytes()
+
+    return cached("source-words", inputs, check, list)
+
+
 def _warm(catalog: Catalog) -> None:
     """Resolve every name of a default run now, so that the cache holds the results."""
     for name in catalog.standard_names():

@@ -10,7 +10,9 @@ resolved on the ruleset its ``origin`` names (a ruleset on the one it ``extends`
 every error a later ``show`` or ``play`` would hit is reported now, and every warning
 (what the loader suspects and does not refuse) beside them. Checking the catalog
 also checks the site's variant finder (``docs/data/finder.yaml``), whose answers are
-rule values and go stale with the rules. A file that is none
+rule values and go stale with the rules, and the German texts against the glossary's words
+their sources do not use (:mod:`schwimmen.spec.sourcewords`), which the site's build
+would refuse. A file that is none
 of these is an error, never passed unread; so is a folder without a single YAML file.
 """
 
@@ -21,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from schwimmen.resources import schema_dir, spec_dir
-from schwimmen.spec.cache import cached_catalog, checked_finder
+from schwimmen.spec.cache import cached_catalog, checked_finder, checked_source_words
 from schwimmen.spec.errors import Notice, SpecError, SpecErrors, SpecWarning
 from schwimmen.spec.loader import SEPARATOR, Catalog, catalog_files
 from schwimmen.spec.sources import load_bibliography
@@ -146,6 +148,18 @@ def _finder_errors(file: Path, shown_as: str | None = None) -> list[SpecError]:
     return []
 
 
+def _source_words(catalog: Catalog, root: Path) -> list[SpecError]:
+    # the glossary is read through its schema: jsonschema is imported only when the
+    # cache holds no answer
+    from schwimmen.spec import pagedata, sourcewords
+
+    try:
+        terms = pagedata.glossary(root / "glossary.yaml")
+    except SpecErrors as exc:
+        return list(exc.errors)
+    return sourcewords.avoided_words(catalog, terms)
+
+
 def _beside(root: Path) -> Path | None:
     """The variant finder's questions in the checkout that holds ``root`` (an installed
     wheel ships no site, so there is none to check there)."""
@@ -184,6 +198,7 @@ def validate_paths(paths: Iterable[Path], catalog: Catalog | None = None) -> Rep
     if checked_catalog:
         report.errors.extend(catalog.check_all())
         report.warnings.extend(catalog.check_all_warnings())
+        report.errors.extend(checked_source_words(root, lambda: _source_words(catalog, root)))
         finder = _beside(root)
         if finder is not None and _key(finder) not in {_key(f) for f in alone}:
             report.files += 1
