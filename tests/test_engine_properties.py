@@ -135,6 +135,20 @@ def test_greedy_bots_finish_matches(name: str) -> None:
     assert match.over
 
 
+def test_greedy_bots_end_a_round_in_which_no_swap_helps_them() -> None:
+    """Two players left in altenburg, each passing and then made to swap, swapped the same
+    cards back and forth for ever (seed 12, round 8, under a threshold that never
+    lowered); the greedy bot now settles for less as the round drags on, so every round
+    ends far below the turn cap."""
+    ruleset = _ruleset("altenburg")
+    bot = GreedyBot()
+    for seed in range(10, 16):
+        match = Match(ruleset, 3, seed=seed, max_turns=200)  # raises RoundTooLong beyond
+        while not match.over:
+            match.apply(bot.choose(match))
+        assert match.over and match.round_no > 1
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_compiled_rounds_agree_with_the_full_engine(name: str) -> None:
     """Differential test: replay every compiled round's actions through the full engine."""

@@ -46,7 +46,11 @@ class GreedyBot:
     """Takes the move that leaves the best hand now, and knocks once the hand is good.
 
     The threshold is in points (26 by default, a common table habit: s001's tactics
-    mention knocking with 24–27). It keeps a dealt hand worth 20 or more, always shows a
+    mention knocking with 24–27), one point lower for every full cycle of turns the round
+    has gone on: people settle for less as a round drags on, and where no swap helps
+    anybody (two players left in altenburg, each passing and then made to swap, swapping
+    the same cards back and forth) a fixed threshold never knocks and the round never
+    ends. It keeps a dealt hand worth 20 or more, always shows a
     31 when showing is optional, closes where it may not pass and no swap improves its
     hand, and in the draw-and-discard game takes the discard only when it improves the
     hand.
@@ -75,7 +79,7 @@ class GreedyBot:
             return Action(ActionKind.KEEP if keep else ActionKind.TAKE_EXTRA)
         if ActionKind.SHOW in kinds:
             return Action(ActionKind.SHOW)
-        good = self._points(match, hand) >= self.threshold
+        good = self._points(match, hand) >= self.threshold - rnd.moves // len(rnd.hands)
         knock_plain = [a for a in legal if a.kind is ActionKind.KNOCK]
         if good and knock_plain:
             return knock_plain[0]
