@@ -5,11 +5,16 @@
 
 1. Throughput: fuzzing ``schwimmen serve`` (the reference over the protocol, which never
    differs) under a few rulesets, with one and with two implementation processes: cases
-   per second, each case generated, played by the reference in-process and by serve;
-   and the processor time fuzz itself spends on a case (ms/case, all its threads, the
+   per second, each case generated, played by the reference and by serve; the processor
+   time fuzz's own process spends on a case (ms/case, all its threads, the
    implementation's start and the catalog excluded), which a machine shared with other
-   work disturbs far less than the wall clock.
-2. Time to find and shrink: for every house rule in ``spec/house-rules/``, fuzzing
+   work disturbs far less than the wall clock; and the processor time of every process
+   of the run on a case (fuzz, the worker processes that make its cases with two jobs,
+   and serve), against which the cores the machine has bound what two jobs can gain.
+2. Making cases alone, no implementation: cases per second made in this process (as
+   one job makes them) and by two worker processes (as two jobs make them), alternately,
+   and the ratio: how the fuzz side scales with cores, whatever the implementation.
+3. Time to find and shrink: for every house rule in ``spec/house-rules/``, fuzzing
    ``schwimmen serve --play ORIGIN+HOUSE`` with ``--ruleset ORIGIN`` (an engine that
    plays the house rule while claiming its origin) until the first difference is found,
    shrunk and written as a fixture, or ``--seconds`` run out. One more row puts
@@ -23,13 +28,17 @@ as always); times are from the start of the run, the implementation's start incl
 from __future__ import annotations
 
 import argparse
+import itertools
+import resource
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from schwimmen.conformance.fuzz import FuzzOptions, FuzzReport, fuzz
+from schwimmen.conformance.fuzz.supply import PooledSupply, Supply
 from schwimmen.spec.loader import Catalog
 
 SERVE = f"{sys.executable} -m schwimmen serve"
@@ -43,23 +52,65 @@ def _run(
     return fuzz(catalog, catalog.resolve(claimed), options, lambda _: None)
 
 
+def _all_cpu() -> float:
+    """Processor seconds of this process and of its children that have ended (a run
+    ends every process it starts before it returns)."""
+    own, children = (
+        resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def throughput(catalog: Catalog, seconds: float, out: Path) -> None:
     print(f"Throughput against `schwimmen serve` ({seconds:g} s per run, seed 1)")
     print(
         f"{'ruleset':12s} {'jobs':>4s} {'cases':>7s} {'cases/s':>8s} {'fuzz ms/case':>12s} "
-        f"{'findings':>8s}"
+        f"{'all ms/case':>11s} {'findings':>8s}"
     )
     for name in THROUGHPUT_RULESETS:
         for jobs in (1, 2):
-            cpu = time.process_time()
+            cpu, everything = time.process_time(), _all_cpu()
             report = _run(catalog, name, SERVE, seconds, 1, jobs, out / f"{name}-{jobs}")
-            used = (time.process_time() - cpu) * 1000 / max(report.cases, 1)
+            cases = max(report.cases, 1)
+            used = (time.process_time() - cpu) * 1000 / cases
+            used_all = (_all_cpu() - everything) * 1000 / cases
             rate = report.cases / report.seconds
             print(
                 f"{name:12s} {jobs:4d} {report.cases:7d} {rate:8.0f} {used:12.2f} "
-                f"{len(report.found):8d}",
+                f"{used_all:11.2f} {len(report.found):8d}",
                 flush=True,
             )
+    print()
+
+
+def _made_per_second(made: Supply, seconds: float, numbers: Iterator[int]) -> float:
+    """Cases made per second in a run of ``seconds``, taking numbers one after another as
+    a fuzzing run does (each source its own numbers: the same kind of random cases)."""
+    start = time.perf_counter()
+    count = 0
+    while time.perf_counter() - start < seconds:
+        made.get(next(numbers))
+        count += 1
+    return count / (time.perf_counter() - start)
+
+
+def making(catalog: Catalog, seconds: float, pairs: int = 3) -> None:
+    print(f"Making cases alone ({seconds:g} s per run, seed 1, median of {pairs} pairs)")
+    print(f"{'ruleset':12s} {'1 process':>10s} {'2 workers':>10s} {'ratio':>6s}")
+    for name in THROUGHPUT_RULESETS:
+        ruleset = catalog.resolve(name)
+        here, pooled = Supply(ruleset, 1), PooledSupply(ruleset, 1, 2)
+        try:
+            mine, theirs = itertools.count(), itertools.count()
+            pooled.get(next(theirs))  # started, as a run starts it before its first case
+            ones, twos = [], []
+            for _ in range(pairs):
+                ones.append(_made_per_second(here, seconds, mine))
+                twos.append(_made_per_second(pooled, seconds, theirs))
+        finally:
+            pooled.close()
+        one, two = statistics.median(ones), statistics.median(twos)
+        print(f"{name:12s} {one:10.0f} {two:10.0f} {two / one:6.2f}", flush=True)
     print()
 
 
@@ -156,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         out = Path(tmp)
         if not args.skip_throughput:
             throughput(catalog, args.throughput_seconds, out)
+            making(catalog, args.throughput_seconds / 4)
         if not args.skip_find:
             time_to_find(catalog, args.seconds, args.seeds, args.only, out)
     return 0

@@ -65,7 +65,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--jobs",
         type=argtypes.positive_int,
         default=1,
-        help="implementation processes (default 1)",
+        help="implementation processes, and as many worker processes making the cases "
+        "(default 1: the cases are made in fuzz's own process)",
     )
     p.add_argument(
         "--out",

@@ -4,9 +4,11 @@ reference, shrink each difference and write it as a fixture.
 Each of ``jobs`` threads drives one implementation process through the harness's own
 driver (``process.ProcessImplementation``: it never raises and never waits longer than
 the timeout, and restarts a process that crashed, hung or answered garbage), while the
-reference answers the same case in-process. Case ``n`` of a run is made from the seed
-and ``n`` alone, so a run is reproducible from its seed (with one job exactly; with
-several the same cases are made, but which worker meets a difference first may vary).
+reference answers the same case: made and played in-process with one job, in as many
+worker processes as jobs with several (:mod:`.supply`). Case ``n`` of a run is made
+from the seed and ``n`` alone, so a run is reproducible from its seed (with one job
+exactly; with several the same cases are made, but which worker meets a difference
+first may vary).
 
 A difference is shrunk by the worker that found it, on its own process, while the others
 go on fuzzing. Differences are told apart as ``words.key`` says (the mutant that explains
@@ -39,7 +41,7 @@ from typing import Any
 
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.fuzz import words
-from schwimmen.conformance.fuzz.cases import Playthrough, case_rng, generate
+from schwimmen.conformance.fuzz.cases import Playthrough
 from schwimmen.conformance.fuzz.diff import (
     Difference,
     Malformed,
@@ -59,6 +61,7 @@ from schwimmen.conformance.fuzz.fixture import (
 )
 from schwimmen.conformance.fuzz.params import Mutants, explanations
 from schwimmen.conformance.fuzz.shrink import Budget, shrink
+from schwimmen.conformance.fuzz.supply import Sent, Supply, supply
 from schwimmen.conformance.process import ProcessImplementation, Reply, Started
 from schwimmen.conformance.runner import Status, judge
 from schwimmen.engine.adapter import run_case
@@ -185,6 +188,7 @@ class FuzzRun:
         self.last_report = self.started_at
         self.declared: frozenset[str] = frozenset()
         self.fixed = False
+        self.cases = Supply(ruleset, options.seed)
         self.workers = [
             ProcessImplementation(
                 options.impl, timeout=options.timeout, start_timeout=options.start_timeout
@@ -200,6 +204,7 @@ class FuzzRun:
         started: set[int] = set()
         try:
             if self._handshake():
+                self.cases = supply(self.ruleset, self.options.seed, len(self.workers))
                 for i, w in enumerate(self.workers):
                     threading.Thread(
                         target=self._work, args=(w, finished[i]), daemon=True, name=f"fuzz-{i}"
@@ -223,6 +228,7 @@ class FuzzRun:
                     late = w.close()
                     if late:
                         self._twice(late)
+            self.cases.close()
         self.report.seconds = time.monotonic() - self.started_at
         return self.report
 
@@ -342,16 +348,12 @@ class FuzzRun:
             finally:
                 finished.set()
 
-    def _prepare(self) -> tuple[int, Playthrough, Mapping[str, Any] | None] | None:
-        """The next case to send: its number, the playthrough, the reference's outcome
-        (as the reference played it while making it, or else by running it)."""
+    def _prepare(self) -> tuple[int, Playthrough | Sent, Mapping[str, Any] | None] | None:
+        """The next case to send: its number, the case, the reference's outcome."""
         number = self._take()
         if number is None:
             return None
-        done = generate(self.ruleset, case_rng(self.options.seed, number))
-        if done.outcome is not None:  # gathered while the case was made
-            return number, done, done.outcome
-        return number, done, _outcome(run_case(done.case))
+        return number, *self.cases.get(number)
 
     def _cut_short(self, reply: Reply, asked: float) -> bool:
         """The request failed only because the budget ended moments after it was sent:
@@ -375,7 +377,7 @@ class FuzzRun:
         self,
         worker: ProcessImplementation,
         number: int,
-        done: Playthrough,
+        done: Playthrough | Sent,
         ref: Mapping[str, Any] | None,
         reply: Reply,
     ) -> None:
@@ -472,10 +474,15 @@ class FuzzRun:
             return None
 
     def _found(
-        self, worker: ProcessImplementation, number: int, done: Playthrough, difference: Difference
+        self,
+        worker: ProcessImplementation,
+        number: int,
+        made: Playthrough | Sent,
+        difference: Difference,
     ) -> None:
         found_after = self._elapsed()
         self.say(f"case {number}: {difference}; shrinking")
+        done = self.cases.playthrough(number, made)
         # The last finding may run past the budget, but by no more than the grace, and
         # leaves half of what it has for writing.
         room = max(0.5, min(self.options.shrink_seconds, (self._left(self.hard_end)) / 2))
