@@ -203,8 +203,9 @@ class FuzzRun:
         finished = {i: threading.Event() for i in range(len(self.workers))}
         started: set[int] = set()
         try:
+            # before any implementation process starts: a forked worker holds no pipe of one
+            self.cases = supply(self.ruleset, self.options.seed, len(self.workers))
             if self._handshake():
-                self.cases = supply(self.ruleset, self.options.seed, len(self.workers))
                 for i, w in enumerate(self.workers):
                     threading.Thread(
                         target=self._work, args=(w, finished[i]), daemon=True, name=f"fuzz-{i}"

@@ -92,8 +92,8 @@ _WORKER: tuple[Ruleset, int] | None = None
 
 def _start_worker(ruleset: Ruleset | bytes, seed: int) -> None:
     """A worker ignores Ctrl-C: the run that started it stops it. A forked worker has the
-    ruleset, and the tables made for it, from its parent; any other gets it as the
-    catalog cache pickles it (its settings are a read-only mapping) and makes the tables."""
+    ruleset from its parent; any other gets it as the catalog cache pickles it (its
+    settings are a read-only mapping)."""
     global _WORKER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER = (pickle.loads(ruleset) if isinstance(ruleset, bytes) else ruleset, seed)
@@ -131,11 +131,7 @@ class PooledSupply(Supply):
     def __init__(self, ruleset: Ruleset, seed: int, workers: int) -> None:
         super().__init__(ruleset, seed)
         context = _context()
-        given: Ruleset | bytes = ruleset
-        if context.get_start_method() == "fork":
-            make(ruleset, seed, 0)  # the tables, made once for all the workers
-        else:
-            given = dumps(ruleset)
+        given = ruleset if context.get_start_method() == "fork" else dumps(ruleset)
         self.pool = ProcessPoolExecutor(
             workers, mp_context=context, initializer=_start_worker, initargs=(given, seed)
         )
