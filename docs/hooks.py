@@ -605,27 +605,38 @@ def _fingerprint_pages(config: MkDocsConfig, files: Files, language: str) -> Non
         if file.src_uri not in generated:
             text, _ = fill(text, parts, file.src_uri, getattr(file, "locale", None) or "en")
         pages[file.dest_uri] = text
-    shared = site_fingerprint(
-        [
-            language,
-            json.dumps(config.nav, sort_keys=True, default=str),
-            Path(config.config_file_path or "").read_text(encoding="utf-8"),
-            Path(__file__).read_text(encoding="utf-8"),
-            digest([Path(config.theme.custom_dir or "")]),
-            *(f"{f.src_uri} {f.dest_uri} {f.inclusion} {getattr(f, 'locale', '')}" for f in files),
-        ],
-        pages,
-    )
+    common = [
+        language,
+        Path(config.config_file_path or "").read_text(encoding="utf-8"),
+        Path(__file__).read_text(encoding="utf-8"),
+        *(f"{f.src_uri} {f.dest_uri} {f.inclusion} {getattr(f, 'locale', '')}" for f in files),
+    ]
+    content = site_fingerprint(common, {})
+    nav = json.dumps(config.nav, sort_keys=True, default=str)
+    shared = site_fingerprint([*common, nav, digest([Path(config.theme.custom_dir or "")])], pages)
+    _state["populating"] = True
     for file in files.documentation_pages(inclusion=lambda _: True):
-        fingerprint = page_fingerprint(shared, file.dest_uri, pages[file.dest_uri])
-        _state["fingerprints"][file.dest_uri] = fingerprint
-        file.is_modified = functools.partial(_modified, file, fingerprint)  # type: ignore[method-assign]
+        text = pages[file.dest_uri]
+        fingerprint = page_fingerprint(shared, file.dest_uri, text)
+        own = page_fingerprint(content, file.dest_uri, text)
+        _state["fingerprints"][file.dest_uri] = (fingerprint, own)
+        file.is_modified = functools.partial(_modified, file, fingerprint, own)  # type: ignore[method-assign]
 
 
-def _modified(file: File, fingerprint: str) -> bool:
+def _modified(file: File, fingerprint: str, content: str) -> bool:
+    """Whether MkDocs must read and build the page again. A page whose own content
+    (:func:`_fingerprint_pages`: its Markdown, the files and their addresses, the
+    configuration, this hook) is as it was, but not what every page shows (a title in the
+    navigation changed), is not read again: its Markdown is not converted again
+    (:data:`_CONTENT`, given back in :func:`on_env`), only its page is written again with
+    the new navigation."""
     built = _BUILT.get(file.dest_uri)
-    unchanged = built is not None and built.fingerprint == fingerprint
-    return not (unchanged and os.path.isfile(file.abs_dest_path))
+    if built is None or not os.path.isfile(file.abs_dest_path):
+        return True
+    if built.fingerprint == fingerprint:
+        return False
+    kept = _CONTENT.get(file.dest_uri)
+    return not (_state.get("populating") and kept is not None and kept[0] == content)
 
 
 def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
@@ -635,6 +646,7 @@ def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
     its search entries), and note the order of the pages for the search index. The
     theme's templates are compiled once per process (:class:`_Compiled`)."""
     env.bytecode_cache = _COMPILED
+    _state["populating"] = False
     search = _search_index(config)
     by_path = {file.src_uri: file for file in files}
     for file in files.documentation_pages():
@@ -645,13 +657,23 @@ def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
         built = _BUILT.get(file.dest_uri)
         if page.markdown is not None or built is None:
             continue
-        page.title = built.title  # type: ignore[assignment]
+        again = file.is_modified()
+        if again:
+            # its content as it was (:func:`_modified`), written with a new navigation (its
+            # title: from the navigation, or from its content as before)
+            _, page.markdown, meta, page.content, page.toc, title = _CONTENT[file.dest_uri]
+            page.meta, page._title_from_render = dict(meta), title
+            _state["inserts"][file.dest_uri] = built.inserts
+        else:
+            page.title = built.title  # type: ignore[assignment]
         page.present_anchor_ids = set(built.anchors)
         page.links_to_anchors = {}
         for target, anchor, original in built.links:
             to = by_path.get(target)
             if to is not None:
                 page.links_to_anchors.setdefault(to, {})[anchor] = original
+        if again:
+            continue
         if search is not None:
             search.entries.extend(dict(e) for e in built.entries)
         _state["pending"][file.dest_uri] = built
@@ -680,9 +702,18 @@ _COMPILED = _Compiled()
 def _remember(page: Page) -> None:
     """What this page's build leaves for a later ``--dirty`` build (:func:`on_env`)."""
     dest = page.file.dest_uri
-    fingerprint = _state["fingerprints"].get(dest)
-    if fingerprint is None:
+    fingerprints = _state["fingerprints"].get(dest)
+    if fingerprints is None:
         return
+    fingerprint, content = fingerprints
+    _CONTENT[dest] = (
+        content,
+        page.markdown,
+        dict(page.meta),
+        page.content,
+        page.toc,
+        page._title_from_render,
+    )
     links = tuple(
         (to.src_uri, anchor, original)
         for to, anchors in (page.links_to_anchors or {}).items()
@@ -733,6 +764,11 @@ def _record_search(config: MkDocsConfig) -> None:
 
     index.add_entry_from_context = recorded
 
+
+# Each page's content as its last build made it, by its place in the site: the hash of what
+# it was made from (:func:`_modified`), its Markdown, front matter, HTML, table of contents
+# and the title its first heading gives.
+_CONTENT: dict[str, tuple[str, str | None, dict[str, Any], str | None, Any, str | None]] = {}
 
 # The search entries of a page's content, by its hash (:func:`_record_search`).
 _ENTRIES: dict[str, tuple[dict[str, Any], ...]] = {}

@@ -9,7 +9,7 @@ meets, and one fixture holds a whole disagreement (one case per answer).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -71,7 +71,9 @@ class Fixture:
     setup: Mapping[str, Any]
     cases: tuple[Case, ...]
     file: str
-    doc: Document
+    # the parsed file, for where an error is; not in the repr, which the site compares to
+    # know whether a page changed (what it shows is the fields above)
+    doc: Document = field(repr=False)
 
     def fits(self, ruleset: Ruleset) -> str | None:
         """Why this fixture's position cannot be set up under ``ruleset`` (the matrix's

@@ -28,7 +28,7 @@ from schwimmen.docsgen.markup import (
     pair_page,
 )
 from schwimmen.docsgen.rulepages import page
-from schwimmen.docsgen.templates import render
+from schwimmen.docsgen.templates import kept, render
 from schwimmen.docsgen.values import row_cells, short, value_classes
 from schwimmen.spec.glance import Glance, cell_text, runs, shades
 from schwimmen.spec.model import Ruleset
@@ -88,8 +88,9 @@ def pair_ids(site: Site) -> list[tuple[str, str]]:
 
 
 def _render(name: str, site: Site, glance: Glance, language: str, **data: Any) -> str:
+    fill = kept if name == "pair.html" else render  # the big tables' data is slow to compare
     titles = {rid: ruleset.title for rid, ruleset in site.rulesets.items()}
-    return render(name, language, g=glance, titles=titles, pairs_index=PAIRS_INDEX, **data)
+    return fill(name, language, g=glance, titles=titles, pairs_index=PAIRS_INDEX, **data)
 
 
 def pair_markdown(site: Site, glance: Glance, a: str, b: str, language: str = "en") -> str:

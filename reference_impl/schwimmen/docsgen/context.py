@@ -53,9 +53,6 @@ class Site:
         """The U numbers the decisions page lists: the spec's and the fixtures'."""
         return self.decisions | self.fixture_decisions
 
-    def source_of(self, rid: str) -> list[str]:
-        return [str(s) for s in self.catalog.rulesets[rid].data.get("sources", ())]
-
     def fits(self, hid: str) -> list[Fit]:
         """Try the house rule on every ruleset: the loader says whether it fits and why
         not, so the site lists exactly the combinations ``schwimmen show`` accepts."""

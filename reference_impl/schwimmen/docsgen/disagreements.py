@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.outcomes import Answer, Engine, Group, grouped, step_pairs
@@ -22,7 +23,7 @@ from schwimmen.docsgen import fixturetext, memo
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Site
 from schwimmen.docsgen.inserts import Insert
-from schwimmen.docsgen.templates import render
+from schwimmen.docsgen.templates import kept, render
 from schwimmen.spec.disagreements import Disagreements
 from schwimmen.spec.loader import SEPARATOR
 from schwimmen.spec.model import Ruleset
@@ -205,7 +206,7 @@ def scenarios(
     shown position with its cards and the engine's answers under every ruleset, the
     sources' words, and the fixtures, decisions and rules it concerns."""
     return block(
-        render(
+        kept(
             "disagreements.html",
             language,
             data=data,
@@ -215,8 +216,8 @@ def scenarios(
             steps=step_pairs,
             house_rule_of=house_rule_of,
             shown_names=names or {},
-            site=site,
-            suite=suite,
+            site=SimpleNamespace(all_decisions=site.all_decisions, titles=site.decision_titles),
+            suite=SimpleNamespace(pinned=suite.pinned, mentioned=suite.mentioned),
             by_id={f.id: f for f in suite.fixtures},
             rules_of=_params,
         )

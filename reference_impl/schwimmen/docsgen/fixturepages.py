@@ -79,9 +79,9 @@ def fixture_html(site: Site, suite: Suite, fixture: Fixture, language: str = "en
     )
 
 
-def area_markdown(site: Site, suite: Suite, area: str, fixtures: Sequence[Fixture]) -> str:
-    """The page of one area's fixtures (``fixture-area.md``): each under its title, as
-    HTML past Markdown."""
+def area_markdown(area: str, fixtures: Sequence[Fixture], html: Mapping[str, str]) -> str:
+    """The page of one area's fixtures (``fixture-area.md``): each under its title, its
+    part (``html``, by fixture id) as HTML past Markdown."""
     text = render_markdown(
         "fixture-area.md",
         DEFAULT_LANGUAGE,
@@ -90,17 +90,17 @@ def area_markdown(site: Site, suite: Suite, area: str, fixtures: Sequence[Fixtur
         here=area_page(area),
         pages=markup,
         name_of=name_of,
-        shown=lambda fixture: block(fixture_html(site, suite, fixture)),
+        shown=lambda fixture: html[fixture.id],
     )
     return text + "\n"
 
 
 def area_pages(site: Site, suite: Suite) -> dict[str, str]:
     """Every area's page by its path. ``mkdocs serve`` generates the site again after an
-    edit of the spec; an area's page is made again only when what it shows has changed
-    (:func:`schwimmen.docsgen.memo.remembered`): its fixtures (the loader's objects, the
-    same while their files are), where their cases apply, the numbers and titles a page
-    links to, and the site's words."""
+    edit of the spec; a fixture's part is made again only when what it shows has changed
+    (:func:`schwimmen.docsgen.memo.remembered`): the fixture (the loader's object, the same
+    while its file is), where its cases apply, the numbers and titles it links to, and the
+    site's words."""
     shared = repr(
         (
             sorted(site.refs),
@@ -112,14 +112,15 @@ def area_pages(site: Site, suite: Suite) -> dict[str, str]:
     )
     pages = {}
     for area, fixtures in suite.areas().items():
-        runs = [suite.runs[f.id] for f in fixtures]
-        shown = [
-            (id(r.fixture), sorted(r.applies.items()), sorted(r.misfits.items()), r.unstated)
-            for r in runs
-        ]
-        key = repr((shared, shown))
-        kept = memo.remembered(f"area-{area}", key, partial(_area, site, suite, area, fixtures))
-        pages[area_page(area)] = kept[1]
+        html = {}
+        for f in fixtures:
+            r = suite.runs[f.id]
+            key = repr(
+                (shared, id(f), sorted(r.applies.items()), sorted(r.misfits.items()), r.unstated)
+            )
+            made = memo.remembered(f"fixture-{f.id}", key, partial(_part, site, suite, f))
+            html[f.id] = made[1]
+        pages[area_page(area)] = area_markdown(area, fixtures, html)
     return pages
 
 
@@ -170,9 +171,7 @@ def index_parts(site: Site, suite: Suite, language: str = "en") -> dict[str, str
     }
 
 
-def _area(
-    site: Site, suite: Suite, area: str, fixtures: Sequence[Fixture]
-) -> tuple[Sequence[Fixture], str]:
-    """An area's page, with its fixtures (kept alive while the page is remembered by their
-    ``id``)."""
-    return fixtures, area_markdown(site, suite, area, fixtures)
+def _part(site: Site, suite: Suite, fixture: Fixture) -> tuple[Fixture, str]:
+    """A fixture's part of its area's page, with the fixture (kept alive while the part is
+    remembered by its ``id``)."""
+    return fixture, block(fixture_html(site, suite, fixture))

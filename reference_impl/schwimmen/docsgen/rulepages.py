@@ -13,9 +13,10 @@ resolved rulesets (:class:`~schwimmen.docsgen.context.Site`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import SimpleNamespace
 from typing import Any
 
-from schwimmen.conformance.fixtures import Case, Fixture
+from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.plan import Suite, area_of, name_of
 from schwimmen.docsgen.blocks import block
 from schwimmen.docsgen.context import Fit, Site, changed_params
@@ -26,7 +27,7 @@ from schwimmen.docsgen.markup import (
     GUIDE_HOUSE_RULE,
     PAIRS_INDEX,
 )
-from schwimmen.docsgen.templates import render, render_markdown
+from schwimmen.docsgen.templates import kept, render_markdown
 from schwimmen.spec.loader import translations_of
 from schwimmen.spec.model import Ruleset, Setting, translated
 from schwimmen.spec.pagedata import words
@@ -54,26 +55,36 @@ def not_applicable(ruleset: Ruleset, language: str = "en") -> list[tuple[str, st
     return out
 
 
-def _by_area(pairs: Sequence[tuple[Fixture, Case]]) -> dict[str, list[Fixture]]:
+def _by_area(fixtures: Sequence[Fixture]) -> dict[str, list[Fixture]]:
     out: dict[str, list[Fixture]] = {}
-    for fixture, _ in pairs:
+    for fixture in fixtures:
         out.setdefault(area_of(fixture.id), []).append(fixture)
     return out
 
 
-def _fixture_kinds(pairs: Sequence[tuple[Fixture, Case]]) -> list[tuple[str, int]]:
-    counted = {kind: sum(1 for f, _ in pairs if f.kind == kind) for kind in KINDS}
+def _fixture_kinds(fixtures: Sequence[Fixture]) -> list[tuple[str, int]]:
+    counted = {kind: sum(1 for f in fixtures if f.kind == kind) for kind in KINDS}
     return [(kind, n) for kind, n in counted.items() if n]
+
+
+def _named(site: Site, name: str) -> list[SimpleNamespace] | None:
+    """The fixtures run under ``name`` as a rule page names them (not their whole files,
+    which :func:`kept` would compare for every page), None without a suite."""
+    pairs = site.suite.applying_to(name) if site.suite else None
+    return None if pairs is None else [_named_fixture(f) for f, _ in pairs]
+
+
+def _named_fixture(f: Fixture) -> SimpleNamespace:
+    return SimpleNamespace(id=f.id, title=f.title, kind=f.kind)
 
 
 def _render(name: str, site: Site, language: str, **data: Any) -> str:
     """A rule page's template with what every rule page's templates read."""
-    return render(
+    return kept(
         name,
         language,
         refs=site.refs,
         known_sources=site.catalog.bibliography.sources,
-        suite=site.suite,
         fixtures_index=FIXTURES_INDEX,
         comparison=COMPARISON,
         pairs_index=PAIRS_INDEX,
@@ -119,6 +130,7 @@ def ruleset_markdown(site: Site, rid: str, fits: Fits, language: str = "en") -> 
         missing=not_applicable(ruleset, language),
         own=own,
         fitting=fitting,
+        pairs=_named(site, rid),
     )
     return page(title, body, language, boost=f"{RULES.boost:g}" if RULES.boost else None)
 
@@ -157,6 +169,8 @@ def house_rule_markdown(
         combined=combined,
         fits=fits[hid],
         differs=_differs(site.suite, origin, hid),
+        pairs=_named(site, f"{origin}+{hid}"),
+        in_run=site.suite is not None and f"{origin}+{hid}" in site.suite.names,
     )
     if yaml_text is None:
         return page(title, body, language)
@@ -165,15 +179,17 @@ def house_rule_markdown(
     return page(title, body, language, file=shown)
 
 
-def _differs(suite: Suite | None, origin: str, hid: str) -> list[tuple[Fixture, Case, Case | None]]:
-    """The fixtures whose expected outcome under the house rule is not its origin's."""
+def _differs(suite: Suite | None, origin: str, hid: str) -> list[tuple[Any, int, str, str | None]]:
+    """The fixtures whose expected outcome under the house rule is not its origin's: each
+    named (:func:`_named`) with its case's number and name, and the origin's case's."""
     if suite is None:
         return []
     out = []
     for fixture, case in suite.applying_to(f"{origin}+{hid}"):
         before = suite.runs[fixture.id].case_for(origin)
         if before is None or before.index != case.index:
-            out.append((fixture, case, before))
+            shown = (case.index, case.label(), before.label() if before else None)
+            out.append((_named_fixture(fixture), *shown))
     return out
 
 

@@ -223,46 +223,25 @@ def build_site(given: SiteInput) -> SiteOutput:
         )
     fits = house_rule_fits(site)
     pages: list[Page] = []
+    texts = given.house_rule_texts
     for language in pagedata.LANGUAGES:
-        pages += [
-            Page(
-                translation(ruleset_page(rid), language),
-                rulepages.ruleset_markdown(site, rid, fits, language),
-            )
-            for rid in site.rulesets
-        ]
-        pages += [
-            Page(
-                translation(house_rule_page(hid), language),
-                rulepages.house_rule_markdown(
-                    site, hid, fits, given.house_rule_texts.get(hid), language
-                ),
-            )
-            for hid in site.house_rules
-        ]
-    pages += [
-        Page(
-            translation(pair_page(a, b), language),
-            compare.pair_markdown(site, glance, a, b, language),
-            in_nav=False,
-        )
-        for a, b in compare.pair_ids(site)
-        for language in pagedata.LANGUAGES
-    ]
-    search: list[fixturepages.SearchEntry] = []
+        for rid in site.rulesets:
+            text = rulepages.ruleset_markdown(site, rid, fits, language)
+            pages.append(Page(translation(ruleset_page(rid), language), text))
+        for hid in site.house_rules:
+            text = rulepages.house_rule_markdown(site, hid, fits, texts.get(hid), language)
+            pages.append(Page(translation(house_rule_page(hid), language), text))
+    for a, b in compare.pair_ids(site):
+        for language in pagedata.LANGUAGES:
+            text = compare.pair_markdown(site, glance, a, b, language)
+            pages.append(Page(translation(pair_page(a, b), language), text, in_nav=False))
     if suite is not None:
-        pages += [
-            Page(path, text, in_nav=False)
-            for path, text in fixturepages.area_pages(site, suite).items()
-        ]
-        search = fixturepages.search_entries(suite.areas())
-    pages += [
-        Page(
-            conformance_doc(name),
-            render_markdown("conformance-doc.md", "en", document=name, text=text) + "\n",
-        )
-        for name, text in given.conformance_docs.items()
-    ]
+        areas = fixturepages.area_pages(site, suite)
+        pages += [Page(path, text, in_nav=False) for path, text in areas.items()]
+    search = fixturepages.search_entries(suite.areas()) if suite is not None else []
+    for name, text in given.conformance_docs.items():
+        text = render_markdown("conformance-doc.md", "en", document=name, text=text)
+        pages.append(Page(conformance_doc(name), text + "\n"))
     pages = [
         dataclasses.replace(page, markdown=searchrank.with_rank(page.path, page.markdown))
         if page.path.endswith(".md")
@@ -406,12 +385,12 @@ def merge_parts(parts: Iterable[Mapping[str, str | Insert]]) -> dict[str, Insert
         for name, part in group.items():
             if name in merged:
                 raise DocsBuildError(f"two generated parts are named {name!r}")
-            merged[name] = _same_in_every_language(part) if isinstance(part, str) else part
+            merged[name] = partial(_same, part) if isinstance(part, str) else part
     return merged
 
 
-def _same_in_every_language(text: str) -> Insert:
-    return lambda language: text
+def _same(text: str, language: str) -> str:
+    return text
 
 
 def _reference_engine() -> Callable[[Mapping[str, Any]], Mapping[str, Any]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import re
 from functools import cache, partial
+from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from markupsafe import Markup
 
 from schwimmen.docsgen import markup, tags
 from schwimmen.docsgen.context import kind_counts
+from schwimmen.docsgen.memo import words_digest
 from schwimmen.docsgen.values import shown
 from schwimmen.spec.model import ProvenanceKind
 from schwimmen.spec.pagedata import words
@@ -30,9 +32,11 @@ FOLDER = Path(__file__).resolve().parent / "templates"
 
 def _bare(*, autoescape: bool) -> Environment:
     """The templates folder with the settings every page template is written for: blocks
-    trimmed, an unknown name an error, ``do`` statements."""
+    trimmed, an unknown name an error, ``do`` statements; each template read once per
+    process, as the code is (:func:`kept`)."""
     return Environment(
         loader=FileSystemLoader(FOLDER),
+        auto_reload=False,
         autoescape=autoescape,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -116,6 +120,22 @@ def render(name: str, language: str, **data: Any) -> str:
     template = environment().get_template(name)
     say = partial(tags.say, language=language)
     return plain_quotes(template.render(say=say, language=language, w=words(), **data))
+
+
+_KEPT: dict[str, str] = {}
+
+
+def kept(name: str, language: str, **data: Any) -> str:
+    """:func:`render`, or what it gave in this process for the same words and data that
+    reads the same (``data``: values whose ``repr`` shows all of them): a reload of
+    ``mkdocs serve`` after an edit renders again only the pages that show what changed."""
+    key = sha256(repr((name, language, words_digest(), sorted(data.items()))).encode())
+    found = _KEPT.get(digest := key.hexdigest())
+    if found is None:
+        if len(_KEPT) > 4096:
+            _KEPT.clear()
+        found = _KEPT[digest] = render(name, language, **data)
+    return found
 
 
 _TAG = re.compile(r"(<[^>]*>)")
