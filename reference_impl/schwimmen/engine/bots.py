@@ -34,12 +34,13 @@ class RandomBot:
         self._random = rng.random
 
     def choose(self, match: Match) -> Action:
-        # the round's own list (the match's adds a call per decision; an ended match's
-        # round lists nothing, as the match does)
-        rest, knocks = match.round.legal_split()
-        if knocks and (not rest or self._random() < KNOCK_PROBABILITY):
-            return knocks[int(self._random() * len(knocks))]
-        return rest[int(self._random() * len(rest))]
+        # the round's own list, not copied (an ended match's round lists nothing, as the
+        # match does); a knock is made only when one is picked
+        rnd = match.round
+        legal, moves, knocks = rnd.options()
+        if knocks and (not moves or self._random() < KNOCK_PROBABILITY):
+            return rnd.knock_option(int(self._random() * knocks))
+        return legal[int(self._random() * moves)]
 
 
 class GreedyBot:

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import ClassVar
 
 from schwimmen.engine.hands import (
     FEUER,
@@ -153,6 +154,13 @@ _REFUSED_IN_DRAW_GAME = (_ACT_SWAP, _ACT_SWAP_ALL, _ACT_PASS, _ACT_TURN_UP)
 _CHOICES = (_ACT_KEEP, _ACT_TAKE_EXTRA)
 _OFFER_ANSWERS = (_ACT_SHOW, _ACT_DECLINE)
 _NOT_ASKED_IN_TURN = (_ACT_KEEP, _ACT_TAKE_EXTRA, _ACT_SHOW, _ACT_DECLINE)
+# the phases whose every answer Round._why_not_asked gives
+_DECIDED_BEFORE_TURN = (
+    _PHASE_OVER,
+    _PHASE_COMPLETE_SWAP,
+    _PHASE_DEALER_CHOICE,
+    _PHASE_REVEAL_OFFER,
+)
 # the events of a decision, each made once (see protocol.events)
 _passed = ev.passed
 _knocked = ev.knocked
@@ -244,6 +252,7 @@ class Round:
     result: RoundResult | None = None
     _legal: list[Action] | None = None
     _split: int = -1
+    _owed: int = 0
     _ring: dict[int, int] = field(default_factory=dict)
     _order: list[int] = field(default_factory=list)
 
@@ -299,6 +308,7 @@ class Round:
         self.result = None
         self._legal = None
         self._split = -1
+        self._owed = 0
         # the deal order (clockwise from the dealer's left, the dealer last) and the seat
         # after each: asked at the deal and after every move
         start = seats.index(dealer)
@@ -524,22 +534,9 @@ class Round:
                 if take[0] not in self.middle:
                     return Reason.NOT_IN_MIDDLE
                 return None if self._kit.swap_one else Reason.SWAP_ONE_NOT_ALLOWED
-        if phase is _PHASE_OVER:
-            return Reason.ROUND_OVER
-        # The order of the checks is the order of Reason's members (PROTOCOL.md): the
-        # game's actions, then what is asked for now, the cards, the move, the knock.
-        if kind in _REFUSED_IN_MIDDLE_GAME:
-            return Reason.NO_DRAW
-        if phase is _PHASE_COMPLETE_SWAP:
-            if (kind is not _ACT_SWAP and kind is not _ACT_SWAP_ALL) or action.knock:
-                return Reason.MUST_COMPLETE_SWAP
-            return self._why_swap_illegal(action)
-        if phase is _PHASE_DEALER_CHOICE:
-            return None if kind in _CHOICES else Reason.WRONG_PHASE
-        if phase is _PHASE_REVEAL_OFFER:
-            return None if kind in _OFFER_ANSWERS else Reason.WRONG_PHASE
-        if kind in _NOT_ASKED_IN_TURN:
-            return Reason.WRONG_PHASE
+        problem = self._why_not_asked(action)
+        if problem is not None or phase in _DECIDED_BEFORE_TURN:
+            return problem
         seat = self.current
         if kind is _ACT_TURN_UP:
             if not self.middle_hidden:
@@ -565,6 +562,35 @@ class Round:
                     return problem
             return self._why_knock_illegal(seat, False)
         return Reason.WRONG_PHASE
+
+    # what the game refuses whatever the phase: the other game's actions
+    _refused_kinds: ClassVar[tuple[ActionKind, ...]] = _REFUSED_IN_MIDDLE_GAME
+    _refused_reason: ClassVar[Reason] = Reason.NO_DRAW
+
+    def _why_not_asked(self, action: Action) -> Reason | None:
+        """The checks both games make before their turn's own: the round is over, the
+        action belongs to the other game, or it is not what is asked for now. The order
+        of the checks is the order of Reason's members (PROTOCOL.md): the game's actions,
+        then what is asked for now, the cards, the move, the knock. In the phases of
+        :data:`_DECIDED_BEFORE_TURN` the answer is final (None: legal); in a turn or a
+        discard, None only means that the turn's checks come next."""
+        phase = self.phase
+        kind = action.kind
+        if phase is _PHASE_OVER:
+            return Reason.ROUND_OVER
+        if kind in self._refused_kinds:
+            return self._refused_reason
+        if phase is _PHASE_COMPLETE_SWAP:
+            if (kind is not _ACT_SWAP and kind is not _ACT_SWAP_ALL) or action.knock:
+                return Reason.MUST_COMPLETE_SWAP
+            return self._why_swap_illegal(action)
+        if phase is _PHASE_DEALER_CHOICE:
+            return None if kind in _CHOICES else Reason.WRONG_PHASE
+        if phase is _PHASE_REVEAL_OFFER:
+            return None if kind in _OFFER_ANSWERS else Reason.WRONG_PHASE
+        if kind in _NOT_ASKED_IN_TURN:
+            return Reason.WRONG_PHASE
+        return None
 
     def _why_swap_illegal(self, action: Action) -> Reason | None:
         hand, middle = self.hands[self.current], self.middle
@@ -638,28 +664,48 @@ class Round:
 
         The list is computed once per decision and shared until the next action; an
         action object taken from it is known to be legal without asking again."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal_actions()
-        return legal[:]
+        return self._listed()[:]
 
     def legal_texts(self) -> list[str]:
         """The canonical texts of :meth:`legal_actions`, in the same order."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal_actions()
-        return [action.text for action in legal]
+        return [action.text for action in self._listed()]
 
     def legal_split(self) -> tuple[list[Action], list[Action]]:
         """The legal actions as (moves, knocks): knocks are a knock, or a move that ends
         with one. Moves come first in :meth:`legal_actions`, so this is one slice."""
+        legal = self._listed()
+        split = self._split
+        if split < 0:
+            return legal[:], []
+        return legal[:split], legal[split:]
+
+    def options(self) -> tuple[list[Action], int, int]:
+        """This decision's legal list as a bot reads it, not copied (the caller must not
+        change it): the list, how many moves begin it, and how many knocks follow them.
+        The knocks may not be in the list yet: :meth:`knock_option` gives the ``i``-th.
+        A random bot picks a knock one time in ten; the other nine need no knock
+        action made."""
         legal = self._legal
         if legal is None:
             legal = self._legal_actions()
         split = self._split
         if split < 0:
-            return legal[:], []
-        return legal[:split], legal[split:]
+            return legal, len(legal), 0
+        return legal, split, self._owed or len(legal) - split
+
+    def knock_option(self, i: int) -> Action:
+        """The ``i``-th knock of this decision (see :meth:`options`)."""
+        return self._listed()[self._split + i]
+
+    def _listed(self) -> list[Action]:
+        """This decision's whole legal list (made now if it was not, with its knocks)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal_actions()
+        if self._owed:
+            self._owed = 0
+            self._add_knocks(legal)
+        return legal
 
     def _legal_fixed(self) -> list[Action]:
         """The legal actions of the phases that offer a fixed choice (or none)."""
@@ -677,6 +723,7 @@ class Round:
         through: a turn with the middle face up, three cards against three."""
         phase = self.phase
         self._split = -1
+        self._owed = 0
         if phase is not _PHASE_TURN and phase is not _PHASE_COMPLETE_SWAP:
             out = self._legal = self._legal_fixed()
             return out
@@ -714,24 +761,35 @@ class Round:
                 and seat not in self.closed
                 and (kit.knock_any_turn or self._why_knock_illegal(seat, True) is None)
             ):
+                # every move but a turn-up may end with a close: the knocks mirror the
+                # moves, and are made when somebody asks for them (see _add_knocks)
                 self._split = len(out)
-                if hidden or not kit.swap_one:
-                    pass
-                elif three:
-                    table = kit.knock_swaps
-                    r0, r1, r2 = table[hand[0]], table[hand[1]], table[hand[2]]
-                    out += (r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2])
-                else:
-                    out += _pairs(kit.knock_swaps, hand, middle)
-                if kit.swap_all and not hidden:
-                    out.append(_ACTION_SWAP_ALL_KNOCK)
-                if pass_ok:
-                    out.append(_ACTION_PASS_KNOCK)
+                self._owed = len(out) - hidden
             return out
         if (kit.knock_instead or pass_ok) and self._why_knock_illegal(seat, False) is None:
             self._split = len(out)
             out.append(_ACTION_KNOCK)
         return out
+
+    def _add_knocks(self, out: list[Action]) -> None:
+        """Append to ``out``, this decision's moves, the knock after each (the moves in the
+        same order, each ending with a close; a turn-up ends with none)."""
+        kit = self._kit
+        hand, middle = self.hands[self.current], self.middle
+        hidden = self.middle_hidden
+        if hidden or not kit.swap_one:
+            pass
+        elif len(hand) == 3 and len(middle) == 3:
+            m0, m1, m2 = middle
+            table = kit.knock_swaps
+            r0, r1, r2 = table[hand[0]], table[hand[1]], table[hand[2]]
+            out += (r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2])
+        else:
+            out += _pairs(kit.knock_swaps, hand, middle)
+        if kit.swap_all and not hidden:
+            out.append(_ACTION_SWAP_ALL_KNOCK)
+        if out[self._split - 1] is _ACTION_PASS:
+            out.append(_ACTION_PASS_KNOCK)
 
     def _closing_moves(self, seat: int, out: list[Action], pass_ok: bool) -> None:
         """Append the moves after which ``seat`` may close, each checked on the hand it
@@ -1188,24 +1246,15 @@ class DrawRound(Round):
 
     __slots__ = ()
 
+    _refused_kinds: ClassVar[tuple[ActionKind, ...]] = _REFUSED_IN_DRAW_GAME
+    _refused_reason: ClassVar[Reason] = Reason.NO_MIDDLE
+
     def why_illegal(self, action: Action) -> Reason | None:
         phase = self.phase
+        problem = self._why_not_asked(action)
+        if problem is not None or phase in _DECIDED_BEFORE_TURN:
+            return problem
         kind = action.kind
-        if phase is _PHASE_OVER:
-            return Reason.ROUND_OVER
-        # the order of Reason's members, as in Round.why_illegal
-        if kind in _REFUSED_IN_DRAW_GAME:
-            return Reason.NO_MIDDLE
-        if phase is _PHASE_COMPLETE_SWAP:
-            if (kind is not _ACT_SWAP and kind is not _ACT_SWAP_ALL) or action.knock:
-                return Reason.MUST_COMPLETE_SWAP
-            return self._why_swap_illegal(action)
-        if phase is _PHASE_DEALER_CHOICE:
-            return None if kind in _CHOICES else Reason.WRONG_PHASE
-        if phase is _PHASE_REVEAL_OFFER:
-            return None if kind in _OFFER_ANSWERS else Reason.WRONG_PHASE
-        if kind in _NOT_ASKED_IN_TURN:
-            return Reason.WRONG_PHASE
         if phase is _PHASE_DISCARD:
             if kind is not _ACT_DISCARD:
                 return Reason.WRONG_PHASE
