@@ -105,6 +105,17 @@ class Pending:
     problem: str | None = None
 
 
+@dataclass(frozen=True)
+class Expected:
+    """An answer the caller can foresee (the fuzzer knows the reference's), given as the
+    line that carries it and what that line reads as: a reply equal to ``line`` byte for
+    byte is ``answer`` without being parsed again. Only an exact copy is taken so; any
+    other reply is read and checked as always."""
+
+    line: bytes
+    answer: Mapping[str, Any]
+
+
 class BadLine(ValueError):
     """A line from the implementation that is not one strict, bounded JSON value."""
 
@@ -650,8 +661,9 @@ class ProcessImplementation:
             text += "; stderr: " + " | ".join(tail)
         return text
 
-    def _receive(self, deadline: float, waited: float) -> Any:
-        """One parsed line; raises BadLine with the problem."""
+    def _receive(self, deadline: float, waited: float, expected: Expected | None = None) -> Any:
+        """One parsed line (``expected.answer`` for a copy of ``expected.line``); raises
+        BadLine with the problem."""
         assert self.pipes is not None
         try:
             line = self.pipes.read_line(deadline)
@@ -659,11 +671,15 @@ class ProcessImplementation:
             raise BadLine(f"no reply within {waited:g} s (timed out)") from None
         except EOFError:
             raise BadLine(self._gone("the implementation exited")) from None
+        if expected is not None and line == expected.line:
+            return expected.answer
         return parse_line(line)
 
     def _send(self, message: Mapping[str, Any], deadline: float) -> None:
+        self._write((_ENCODER.encode(message) + "\n").encode(), deadline)
+
+    def _write(self, data: bytes, deadline: float) -> None:
         assert self.pipes is not None
-        data = (_ENCODER.encode(message) + "\n").encode()
         try:
             self.pipes.write(data, deadline)
         except TimeoutError:
@@ -775,10 +791,14 @@ class ProcessImplementation:
         """Send one case and return its answer; problems become ``errored`` answers."""
         return self.receive(self.submit(case))
 
-    def submit(self, case: Mapping[str, Any]) -> Pending:
+    def submit(self, case: Mapping[str, Any], *, text: str | None = None) -> Pending:
         """Send one case without waiting for its answer, which :meth:`receive` reads: the
         caller may work meanwhile (the fuzzer makes its next case while this one is
-        played). Exactly one receive follows each submit, before the next request."""
+        played). Exactly one receive follows each submit, before the next request.
+
+        ``text`` is ``case`` already written as compact JSON, for a caller that can
+        write most of it once for many cases (the fuzzer: the ruleset's parameters);
+        the request sent is the same, byte for byte."""
         if self.start() is None:
             message = self.start_error or "cannot start"
             failed = Reply({"status": "errored", "message": message}, start_failed=True)
@@ -789,13 +809,17 @@ class ProcessImplementation:
         earlier = self._stray() if self.answered is not None else None
         deadline = time.monotonic() + self.timeout
         try:
-            self._send({"cmd": "run", "seq": seq, "case": case}, deadline)
+            if text is None:
+                self._send({"cmd": "run", "seq": seq, "case": case}, deadline)
+            else:
+                self._write(f'{{"cmd":"run","seq":{seq},"case":{text}}}\n'.encode(), deadline)
         except BadLine as exc:
             return Pending(seq, deadline, earlier, problem=str(exc))
         return Pending(seq, deadline, earlier)
 
-    def receive(self, pending: Pending) -> Reply:
-        """The answer to the request :meth:`submit` sent (``pending``)."""
+    def receive(self, pending: Pending, expected: Expected | None = None) -> Reply:
+        """The answer to the request :meth:`submit` sent (``pending``); ``expected``: the
+        answer the caller foresees for it (see :class:`Expected`)."""
         if pending.reply is not None:
             return pending.reply
         assert self.pipes is not None
@@ -805,7 +829,7 @@ class ProcessImplementation:
             if pending.problem is not None:
                 raise BadLine(pending.problem)
             while True:
-                reply = self._receive(deadline, self.timeout)
+                reply = self._receive(deadline, self.timeout, expected)
                 duplicate = (
                     self.answered is not None
                     and isinstance(reply, dict)

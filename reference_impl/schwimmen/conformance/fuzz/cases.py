@@ -29,7 +29,7 @@ from operator import attrgetter
 from typing import Any
 
 from schwimmen.conformance.fixtures import parameter_values
-from schwimmen.conformance.fuzz.probes import choose
+from schwimmen.conformance.fuzz.probes import Refused, choose, refusals
 from schwimmen.engine.adapter import Played
 from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import evaluator_for
@@ -359,10 +359,11 @@ class _Legal:
     """The legal actions at one point of play, by category, worked out once: both the
     generator's choice of a category and the step's choice within it need them."""
 
-    __slots__ = ("_by", "_knocks", "_moves", "_present", "_spans", "match")
+    __slots__ = ("_by", "_knocks", "_moves", "_present", "_refused", "_spans", "match")
 
     def __init__(self, match: Match) -> None:
         self.match = match
+        self._refused: Refused | None = None
         self._present: tuple[str, ...] | None = None  # the rest is set with it
         self._moves: list[Action]
         self._knocks: list[Action]
@@ -394,6 +395,13 @@ class _Legal:
             by["knock"] = by.get("knock", []) + knocks
         return by
 
+    def refused(self) -> Refused:
+        """The probes the reference refuses at this point (``probes.refusals``)."""
+        found = self._refused
+        if found is None:
+            found = self._refused = refusals(self.match)
+        return found
+
     def of(self, what: str) -> list[Action]:
         """The legal actions of category ``what`` in the legal order (all of them when
         none is of that category)."""
@@ -412,11 +420,12 @@ def _step(
     match: Match, decision: Decision, legal: _Legal | None = None
 ) -> tuple[int | None, Action | None] | None:
     """The step a decision makes now: (seat, action), (None, None) for the table's next
-    match, or None when it makes none here."""
+    match, or None when it makes none here (``legal``: the point's, when the caller has
+    it, and with it the probes refused there)."""
     if decision.what == TABLE:
         return None, None
     if decision.what == PROBE:
-        probe = choose(match, decision.pick)
+        probe = choose(match, decision.pick, None if legal is None else legal.refused())
         return None if probe is None else (probe.seat, probe.action)
     chosen = (legal or _Legal(match)).of(decision.what)
     if not chosen:
@@ -501,8 +510,10 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
     starts.scan(0)
     rounds, over = match.round_no, match.over
     index = 0
+    # A step the reference refuses (a probe) leaves the point of play as it was, and a
+    # decision that makes no step too: what was worked out there holds for the next.
+    legal = _Legal(match)
     while True:
-        legal = _Legal(match)
         if index < len(plan.decisions):
             decision: Decision | None = plan.decisions[index]
         elif drawer is not None:
@@ -522,6 +533,8 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
         used.append(decision)
         steps.append(step)
         played.step(refused)
+        if refused is None:
+            legal = _Legal(match)
         if match.round_no != rounds:  # the log holds no new start otherwise
             starts.scan(len(used))
         rounds, over = match.round_no, match.over

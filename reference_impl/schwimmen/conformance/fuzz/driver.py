@@ -62,6 +62,7 @@ from schwimmen.conformance.fuzz.fixture import (
 from schwimmen.conformance.fuzz.params import Mutants, explanations
 from schwimmen.conformance.fuzz.shrink import Budget, shrink
 from schwimmen.conformance.fuzz.supply import Sent, Supply, supply
+from schwimmen.conformance.fuzz.wire import Wire
 from schwimmen.conformance.process import ProcessImplementation, Reply, Started
 from schwimmen.conformance.runner import Status, judge
 from schwimmen.engine.adapter import run_case
@@ -174,6 +175,7 @@ class FuzzRun:
         self.report = FuzzReport(options.seed)
         self.mutants = Mutants(catalog, ruleset)
         self.parameters = self.mutants.values
+        self.wire = Wire(ruleset)
         self.lock = threading.Lock()
         self.build_lock = threading.Lock()
         self.stop = threading.Event()
@@ -331,9 +333,11 @@ class FuzzRun:
                 number, done, ref = ready
                 self._bound(worker)
                 asked = time.monotonic()
-                pending = worker.submit(self._request(done.case))
+                request = self._request(done.case)
+                pending = worker.submit(request, text=self.wire.request(request))
                 ready = self._prepare()
-                reply = worker.receive(pending)
+                expected = None if ref is None else self.wire.expected(pending.seq, ref)
+                reply = worker.receive(pending, expected)
                 if self._cut_short(reply, asked):
                     break
                 self._one(worker, number, done, ref, reply)
@@ -408,7 +412,8 @@ class FuzzRun:
             self._erred(str(answer.get("message", f"status {status!r}")), number=number)
             return
         try:
-            difference = None if _same_text(ref, got) else self._differ(ref, got, done.steps)
+            same = got is ref or _same_text(ref, got)
+            difference = None if same else self._differ(ref, got, done.steps)
         except (Malformed, KeyError, TypeError, ValueError) as exc:
             self._erred(f"an answer the protocol does not allow: {exc}", number=number)
             return

@@ -147,10 +147,23 @@ def _refused(match: Match) -> list[tuple[int | None, Action | None, Reason]]:
     return out
 
 
-def choose(match: Match, pick: int) -> Probe | None:
+Refused = list[tuple[int | None, Action | None, Reason]]
+"""What :func:`refusals` lists: every probe the reference refuses at a point, as (seat,
+action, reason), in the fixed order of :func:`candidates`."""
+
+
+def refusals(match: Match) -> Refused:
+    """The probes refused now, for :func:`choose` (a point of play that a refused step
+    left as it was offers the same ones: the caller may keep them for the next probe)."""
+    return _refused(match)
+
+
+def choose(match: Match, pick: int, found: Refused | None = None) -> Probe | None:
     """The probe ``pick`` selects: a reason code first (each as likely as the others),
-    then one of the probes refused with it."""
-    found = _refused(match)
+    then one of the probes refused with it (of ``found``, the :func:`refusals` of
+    this very point, when the caller has it)."""
+    if found is None:
+        found = _refused(match)
     if not found:
         return None
     codes = sorted({reason for _, _, reason in found})  # a Reason is its code (a str)
