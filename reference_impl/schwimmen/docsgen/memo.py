@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from schwimmen.resources import spec_dir
-from schwimmen.spec.cache import cached
+from schwimmen.spec.cache import cached, source
 from schwimmen.spec.model import Ruleset, thaw
 
 T = TypeVar("T")
@@ -38,9 +38,9 @@ _LAST: dict[str, tuple[str, Any]] = {}
 def code(*modules: str) -> Iterator[tuple[str, bytes]]:
     """The source of the engine and of the given modules of the package (``docsgen/x``)."""
     for path in sorted((_PACKAGE / "engine").glob("*.py")):
-        yield f"engine:{path.name}", path.read_bytes()
+        yield f"engine:{path.name}", source(path)
     for module in modules:
-        yield f"code:{module}", (_PACKAGE / f"{module}.py").read_bytes()
+        yield f"code:{module}", source(_PACKAGE / f"{module}.py")
 
 
 def package() -> Iterator[tuple[str, bytes]]:
@@ -48,9 +48,9 @@ def package() -> Iterator[tuple[str, bytes]]:
     versions of the Python and the template engine that run them: what the whole
     generator is made of."""
     for path in sorted(_PACKAGE.rglob("*")):
-        source = path.suffix in (".py", ".html") or path.parent.name == "templates"
-        if source and path.is_file() and "__pycache__" not in path.parts:
-            yield f"package:{path.relative_to(_PACKAGE)}", path.read_bytes()
+        code_or_template = path.suffix in (".py", ".html") or path.parent.name == "templates"
+        if code_or_template and path.is_file() and "__pycache__" not in path.parts:
+            yield f"package:{path.relative_to(_PACKAGE)}", source(path)
     versions = [sys.version, metadata.version("jinja2"), metadata.version("markupsafe")]
     yield "versions", "\n".join(versions).encode()
 

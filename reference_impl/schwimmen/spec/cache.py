@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import copyreg
+import functools
 import gc
 import hashlib
 import io
@@ -78,6 +79,15 @@ def cache_dir() -> Path | None:
         return None
 
 
+@functools.cache
+def source(path: Path) -> bytes:
+    """The hash of a source file of the package (code, a template) as this process runs
+    it: read once per process, since the code a process runs is what it imported
+    whatever the file says later (a site reload asks for the same files hundreds of
+    times, for each kept value's key)."""
+    return hashlib.sha256(path.read_bytes()).digest()
+
+
 def _common() -> Iterator[tuple[str, bytes]]:
     """What every cached value depends on: this cache's format, the package and Python
     versions, the schemas and the code of :mod:`schwimmen.spec`."""
@@ -87,7 +97,7 @@ def _common() -> Iterator[tuple[str, bytes]]:
     for path in sorted(schema_dir().glob("*.json")):
         yield f"schema:{path.name}", path.read_bytes()
     for path in sorted(_SPEC_CODE.glob("*.py")):
-        yield f"code:{path.name}", path.read_bytes()
+        yield f"code:{path.name}", source(path)
 
 
 def _catalog_inputs(root: Path, texts_dir: Path | None) -> Iterator[tuple[str, bytes]]:
