@@ -237,6 +237,11 @@ _PR_SET_CHILD_SUBREAPER = 36
 _REAPER: list[bool] = []  # [whether it worked], once per process
 _REAPER_LOCK = threading.Lock()
 _LIVE: weakref.WeakSet[_Pipes] = weakref.WeakSet()
+_STARTING = threading.RLock()
+"""Held while a process is started until it is known (in ``_LIVE``), and by a sweep for the
+orphans an implementation left: a process another thread is starting is not known yet and,
+before its exec, carries no marker, so a sweep would take it for an orphan and kill it (two
+jobs, one of them restarting its crashed implementation while the other ends its own)."""
 _IMPLEMENTATIONS: weakref.WeakSet[ProcessImplementation] = weakref.WeakSet()
 _TOKENS: set[str] = set()  # every marker this process gave out
 
@@ -390,37 +395,38 @@ class _Pipes:
         env = dict(os.environ)
         env.setdefault("PYTHONUNBUFFERED", "1")
         env[MARKER] = self.token
-        self.proc = subprocess.Popen(
-            list(argv),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=cwd,
-            env=env,
-            start_new_session=True,
-        )
-        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
-        self.fd_in = self.proc.stdin.fileno()
-        self.fd_out = self.proc.stdout.fileno()
-        self.fd_err = self.proc.stderr.fileno()
-        for fd in (self.fd_in, self.fd_out, self.fd_err):
-            os.set_blocking(fd, False)
-        self.max_line = max_line
-        self.out = bytearray()
-        self.out_eof = False
-        self.err = bytearray()
-        self.err_dropped = 0
-        self.err_eof = False
-        # Reading waits on stdout and stderr; writing waits on stdin and stderr only, so
-        # that an implementation writing while it does not read cannot grow our buffers.
-        self.reading = selectors.DefaultSelector()
-        self.reading.register(self.fd_out, selectors.EVENT_READ)
-        self.reading.register(self.fd_err, selectors.EVENT_READ)
-        self.writing = selectors.DefaultSelector()
-        self.writing.register(self.fd_in, selectors.EVENT_WRITE)
-        self.writing.register(self.fd_err, selectors.EVENT_READ)
-        self.exited_at: float | None = None
-        _LIVE.add(self)  # last: another thread's clean-up may use it from now on
+        with _STARTING:
+            self.proc = subprocess.Popen(
+                list(argv),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,
+            )
+            assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+            self.fd_in = self.proc.stdin.fileno()
+            self.fd_out = self.proc.stdout.fileno()
+            self.fd_err = self.proc.stderr.fileno()
+            for fd in (self.fd_in, self.fd_out, self.fd_err):
+                os.set_blocking(fd, False)
+            self.max_line = max_line
+            self.out = bytearray()
+            self.out_eof = False
+            self.err = bytearray()
+            self.err_dropped = 0
+            self.err_eof = False
+            # Reading waits on stdout and stderr; writing waits on stdin and stderr only, so
+            # that an implementation writing while it does not read cannot grow our buffers.
+            self.reading = selectors.DefaultSelector()
+            self.reading.register(self.fd_out, selectors.EVENT_READ)
+            self.reading.register(self.fd_err, selectors.EVENT_READ)
+            self.writing = selectors.DefaultSelector()
+            self.writing.register(self.fd_in, selectors.EVENT_WRITE)
+            self.writing.register(self.fd_err, selectors.EVENT_READ)
+            self.exited_at: float | None = None
+            _LIVE.add(self)  # last: another thread's clean-up may use it from now on
 
     # ------------------------------------------------------------------ reading
     def _read(self, fd: int) -> None:
@@ -562,20 +568,21 @@ class _Pipes:
         from any thread). Descendants are found before the kill: once the process is
         dead, its children are orphans, found as such."""
         ended: set[int] = set()
-        for _ in range(3):  # a process may fork while we look
-            table = _processes()
-            targets = _descendants({self.proc.pid}, table) | set(_marked_pids(self.token))
-            targets |= _orphans(table, self.token)
-            targets |= _descendants(targets, table)
-            targets -= ended | {os.getpid(), self.proc.pid}
-            with contextlib.suppress(OSError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            with contextlib.suppress(OSError):
-                self.proc.kill()
-            if not targets:
-                break
-            _end(targets, table)
-            ended |= targets
+        with _STARTING:
+            for _ in range(3):  # a process may fork while we look
+                table = _processes()
+                targets = _descendants({self.proc.pid}, table) | set(_marked_pids(self.token))
+                targets |= _orphans(table, self.token)
+                targets |= _descendants(targets, table)
+                targets -= ended | {os.getpid(), self.proc.pid}
+                with contextlib.suppress(OSError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                with contextlib.suppress(OSError):
+                    self.proc.kill()
+                if not targets:
+                    break
+                _end(targets, table)
+                ended |= targets
 
     def close(self) -> None:
         if self.closed:
