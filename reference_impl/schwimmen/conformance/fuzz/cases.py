@@ -357,28 +357,40 @@ class _Drawer:
 # ---------------------------------------------------------------------------- playing
 class _Legal:
     """The legal actions at one point of play, by category, worked out once: both the
-    generator's choice of a category and the step's choice within it need them."""
+    generator's choice of a category and the step's choice within it need them.
 
-    __slots__ = ("_by", "_knocks", "_moves", "_present", "_refused", "_spans", "match")
+    They are read as a bot reads them (``Round.options``): the round's own list, not
+    copied, whose knocks are made only when a step asks for one. A step most often
+    takes a move, so the knocks after every move (one per swap in the middle game)
+    are seldom made at all."""
+
+    __slots__ = ("_by", "_knocks", "_list", "_present", "_refused", "_spans", "_split", "match")
 
     def __init__(self, match: Match) -> None:
         self.match = match
         self._refused: Refused | None = None
         self._present: tuple[str, ...] | None = None  # the rest is set with it
-        self._moves: list[Action]
-        self._knocks: list[Action]
+        self._list: list[Action]
+        self._split: int
+        self._knocks: int
         self._spans: dict[str, tuple[int, int]]
         self._by: dict[str, list[Action]] | None
 
     def categories(self) -> tuple[str, ...]:
-        """The categories present, sorted. The knocks are the tail of the legal list
-        (``legal_split``); a move's category is its kind's."""
+        """The categories present, sorted. The knocks follow the moves in the legal
+        list (``legal_split``); a move's category is its kind's."""
         present = self._present
         if present is None:
-            moves, knocks = self._moves, self._knocks = self.match.legal_split()
-            shape = _shape(tuple(map(_KIND, moves)), bool(knocks))
+            match = self.match
+            if match.over:
+                legal, split, knocks = _NOTHING, 0, 0
+            else:
+                legal, split, knocks = match.round.options()
+            self._list, self._split, self._knocks = legal, split, knocks
+            kinds = tuple(map(_KIND, legal if len(legal) == split else legal[:split]))
+            shape = _shape(kinds, knocks > 0)
             if shape is None:
-                by = self._by = self._grouped(moves, knocks)
+                by = self._by = self._grouped(*match.legal_split())
                 present = tuple(sorted(by))
             else:
                 present, self._spans = shape
@@ -406,14 +418,19 @@ class _Legal:
         """The legal actions of category ``what`` in the legal order (all of them when
         none is of that category)."""
         self.categories()
-        moves, knocks = self._moves, self._knocks
         if self._by is not None:
-            return self._by.get(what) or moves + knocks
+            return self._by.get(what) or self.match.legal_actions()
         span = self._spans.get(what)
         if span is None:
-            return moves + knocks
+            return self.match.legal_actions()
         start, stop = span
-        return moves[start:stop] + knocks if what == "knock" else moves[start:stop]
+        if what == "knock" and self._knocks:
+            return self._list[start:stop] + self.match.legal_split()[1]
+        return self._list[start:stop]
+
+
+_NOTHING: list[Action] = []
+"""No legal action: the match is over (never changed)."""
 
 
 def _step(
