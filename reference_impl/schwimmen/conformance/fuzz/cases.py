@@ -36,7 +36,7 @@ from schwimmen.engine.hands import evaluator_for
 from schwimmen.engine.match import Match, SetupError, shuffled
 from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.protocol.actions import Action, ActionKind
-from schwimmen.protocol.cards import CARD_TEXT, Card, make, seat_name
+from schwimmen.protocol.cards import CARD_TEXT, SEAT_NAME, Card, make
 from schwimmen.protocol.frozen import quick_init
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.rules import Rules
@@ -428,6 +428,19 @@ class _Legal:
             return self._list[start:stop] + self.match.legal_split()[1]
         return self._list[start:stop]
 
+    def pick(self, what: str, pick: int) -> Action | None:
+        """``of(what)[pick % len(of(what))]`` (None when there is none), read straight
+        from the legal list where the category's moves lie in one span of it."""
+        if self._present is None:
+            self.categories()
+        if self._by is None and what != "knock":
+            span = self._spans.get(what)
+            if span is not None:
+                start, stop = span
+                return self._list[start + pick % (stop - start)] if stop > start else None
+        chosen = self.of(what)
+        return chosen[pick % len(chosen)] if chosen else None
+
 
 _NOTHING: list[Action] = []
 """No legal action: the match is over (never changed)."""
@@ -444,27 +457,10 @@ def _step(
     if decision.what == PROBE:
         probe = choose(match, decision.pick, None if legal is None else legal.refused())
         return None if probe is None else (probe.seat, probe.action)
-    chosen = (legal or _Legal(match)).of(decision.what)
-    if not chosen:
+    action = (legal or _Legal(match)).pick(decision.what, decision.pick)
+    if action is None:
         return None
-    return match.to_move(), chosen[decision.pick % len(chosen)]
-
-
-def _apply(match: Match, seat: int | None, action: Action | None) -> tuple[bool, Reason | None]:
-    """Play a step: (True, None) when it was accepted, (True, the reason) when it was
-    refused (a probe, refused as it should be; the case expects the same refusal), and
-    False when it needed a pack the plan does not have (too short for the table: cut for
-    fewer players than the next match seats again)."""
-    try:
-        if action is None:
-            match.next_match()
-        else:
-            match.apply(action, seat)
-    except IllegalAction as exc:
-        return True, exc.reason
-    except SetupError:
-        return False, None
-    return True, None
+    return match.to_move(), action
 
 
 class _Starts:
@@ -530,9 +526,11 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
     # A step the reference refuses (a probe) leaves the point of play as it was, and a
     # decision that makes no step too: what was worked out there holds for the next.
     legal = _Legal(match)
+    decisions = plan.decisions
+    given = len(decisions)
     while True:
-        if index < len(plan.decisions):
-            decision: Decision | None = plan.decisions[index]
+        if index < given:
+            decision: Decision | None = decisions[index]
         elif drawer is not None:
             decision = drawer.decision(match, len(steps), legal)
         else:
@@ -543,8 +541,22 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
         step = _step(match, decision, legal)
         if step is None:
             continue
-        playable, refused = _apply(match, *step)
-        if not playable or match.round_no > len(packs):
+        # Play the step: accepted (refused None), or refused as a probe should be (the
+        # case expects the same refusal), or it needed a pack the plan does not have
+        # (too short for the table: cut for fewer players than the next match seats).
+        seat, action = step
+        refused: Reason | None = None
+        try:
+            if action is None:
+                match.next_match()
+            else:
+                match.apply(action, seat)
+        except IllegalAction as exc:
+            refused = exc.reason
+        except SetupError:
+            exact = False
+            break
+        if match.round_no > len(packs):
             exact = False  # the match went a step further than the case
             break  # that step dealt a round from a pack the case would not give
         used.append(decision)
@@ -577,19 +589,20 @@ def to_case(
         "ruleset": {"id": ruleset.id, "parameters": parameter_values(ruleset)},
         "seats": plan.seats,
     }
+    name = SEAT_NAME
     if plan.dealer is not None:
-        case["dealer"] = seat_name(plan.dealer)
+        case["dealer"] = name[plan.dealer]
     if isinstance(plan.lives, int):
         case["lives"] = plan.lives
     elif plan.lives is not None:
-        case["lives"] = {seat_name(s): n for s, n in enumerate(plan.lives)}
+        case["lives"] = {name[s]: n for s, n in enumerate(plan.lives)}
     if plan.eliminated:
-        case["eliminated"] = [seat_name(s) for s in plan.eliminated]
+        case["eliminated"] = [name[s] for s in plan.eliminated]
     case["deck"] = list(map(_TEXT, plan.packs[0]))
     if len(plan.packs) > 1:
         case["decks"] = [list(map(_TEXT, p)) for p in plan.packs[1:]]
     case["steps"] = [
-        {TABLE: "next-match"} if action is None or seat is None else {seat_name(seat): action.text}
+        {TABLE: "next-match"} if action is None or seat is None else {name[seat]: action.text}
         for seat, action in steps
     ]
     return case
