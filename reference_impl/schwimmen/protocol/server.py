@@ -216,8 +216,11 @@ def answer(
         return errored(None, f"the request could not be read: {type(exc).__name__}: {exc}")
 
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
-"""``json.dumps`` with these options, made once (``dumps`` makes an encoder per call)."""
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
+"""``json.dumps`` with these options, made once (``dumps`` makes an encoder per call). An
+answer is a tree the reference made, so the encoder keeps no record of the containers it
+is inside (a fifth of its work): one that held itself would fail as too deep, and
+:func:`dump` answers that as any other answer it cannot write."""
 
 
 def dump(message: Mapping[str, Any]) -> str:
