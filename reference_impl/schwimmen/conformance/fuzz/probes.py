@@ -41,6 +41,10 @@ _CARDLESS = (
     simple(ActionKind.DRAW_DISCARD),
 )
 
+_WRONG_PHASE, _NOT_YOUR_TURN = Reason.WRONG_PHASE, Reason.NOT_YOUR_TURN
+"""Read once: a member read through its enum class takes some 15 times as long as a
+module's name (Python 3.11), and every probe names these."""
+
 
 @quick_init
 @dataclass(frozen=True, slots=True)
@@ -124,7 +128,7 @@ def _refused(match: Match) -> list[tuple[int | None, Action | None, Reason]]:
         return out
     seat = match.to_move()
     assert seat is not None
-    out = [(None, None, Reason.WRONG_PHASE)]
+    out = [(None, None, _WRONG_PHASE)]
     rnd = match.round
     why_illegal = rnd.why_illegal  # the seat to move in a match going on: the round's
     # Each candidate is asked about once. The cardless ones are distinct objects, and
@@ -151,9 +155,9 @@ def _refused(match: Match) -> list[tuple[int | None, Action | None, Reason]]:
         other = others[0]  # another seat: none of its candidates can repeat one above
         hand = rnd.hands.get(other, [])
         for action in _CARDLESS[:3]:
-            out.append((other, action, Reason.NOT_YOUR_TURN))
+            out.append((other, action, _NOT_YOUR_TURN))
         if hand and rnd.middle:
-            out.append((other, swap(hand[0], rnd.middle[0]), Reason.NOT_YOUR_TURN))
+            out.append((other, swap(hand[0], rnd.middle[0]), _NOT_YOUR_TURN))
     return out
 
 
