@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from bisect import bisect
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
@@ -163,8 +163,10 @@ def _shape(kinds: tuple[ActionKind, ...], knocks: bool) -> _Shape | None:
     category comes back after another (then grouped one by one). A game has a handful
     of such shapes (nine swaps, the whole hand, a pass), worked out once each."""
     shapes = _SHAPES[knocks]
-    if kinds in shapes:
-        return shapes[kinds]
+    try:
+        return shapes[kinds]  # one look-up for the shapes already known
+    except KeyError:
+        pass
     spans: dict[str, tuple[int, int]] = {}
     last = ""
     found: _Shape | None = None
@@ -250,8 +252,7 @@ def make_pack(
     """A shuffled pack, sometimes stacked with special hands for ``players`` players,
     sometimes cut short (never shorter than a deal to all ``seats`` uses)."""
     pack = shuffled(evaluator_for(rules).pack, rng)
-    places = _destinations(rules, players)
-    if rng.random() < rig and places:
+    if rng.random() < rig and (places := _destinations(rules, players)):
         how = rng.choice(("triple", "maximum", "mirror", "tie"))
         if how in ("triple", "maximum"):
             cards = _triple(rules, rng) if how == "triple" else _maximum(rules, rng)
@@ -314,6 +315,7 @@ class _Drawer:
         self.rules = rules
         self.rng = rng
         self.style = _style(rng)
+        self.max_steps, self.probe = self.style.max_steps, self.style.probe
         self.rig = rng.choice((0.0, 0.3, 0.7))
         self.short = rng.choice((0.0, 0.0, 0.25))
         self._running: dict[tuple[str, ...], tuple[list[float], float]] = {}
@@ -328,14 +330,14 @@ class _Drawer:
         pick = getrandbits(31)
         while pick >= _PICKS:
             pick = getrandbits(31)
-        if steps >= self.style.max_steps:
+        if steps >= self.max_steps:
             return None
         if match.over:
             series = self.rules.match.series is Series.POINT_AND_NEW_MATCH
             if series and rng.random() < self.style.next_match:
                 return Decision(TABLE, 0)
             return Decision(PROBE, pick) if rng.random() < 0.3 else None
-        if rng.random() < self.style.probe:
+        if rng.random() < self.probe:
             return Decision(PROBE, pick)
         present = legal.categories()
         if not present:
@@ -571,7 +573,9 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
             while len(packs) - match.round_no < RESERVE:
                 packs.append(drawer.pack(len(match.active()), plan.seats))
                 match.decks.append(list(packs[-1]))
-    final = replace(plan, packs=tuple(packs[:rounds]), decisions=tuple(used))
+    final = Plan(
+        plan.seats, plan.dealer, plan.lives, plan.eliminated, tuple(packs[:rounds]), tuple(used)
+    )
     case = to_case(ruleset, final, steps, rounds > 1 or over)
     return Playthrough(final, case, starts.found, played.outcome() if exact else None)
 
