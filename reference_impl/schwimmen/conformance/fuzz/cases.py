@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from bisect import bisect
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
@@ -33,7 +33,7 @@ from schwimmen.conformance.fuzz.probes import Refused, choose, refusals
 from schwimmen.engine.adapter import Played
 from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import evaluator_for
-from schwimmen.engine.match import Match, SetupError, shuffled
+from schwimmen.engine.match import Match, RoundBegan, SetupError, shuffled
 from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.protocol.actions import Action, ActionKind
 from schwimmen.protocol.cards import CARD_TEXT, SEAT_NAME, Card, make
@@ -104,11 +104,15 @@ class RoundStart:
 class Playthrough:
     """A plan played on the reference: the case to send, the plan as far as it was used
     (decisions that gave no step, and packs never dealt, left out), one decision per
-    step, and where each round after the first began."""
+    step, and where each round after the first began (:attr:`starts`)."""
 
     plan: Plan
     case: dict[str, Any]
-    starts: list[RoundStart] = field(default_factory=list)
+    began: Sequence[tuple[int, RoundBegan]] = ()
+    """Each round as the match noted it when it began, with the decisions made by then
+    (what :attr:`starts` is read from, only when a case is shrunk)."""
+    table: int = 0
+    """The seats at the table."""
     outcome: dict[str, Any] | None = None
     """The reference's outcome of ``case``, gathered while it was played (None: the
     playthrough went further than the case, which must be run to know it)."""
@@ -116,6 +120,19 @@ class Playthrough:
     @property
     def steps(self) -> int:
         return len(self.case["steps"])
+
+    @property
+    def starts(self) -> list[RoundStart]:
+        """The start of every round after the first: the dealer, the seats dealt in,
+        and the lives then (none for a seat out of the match)."""
+        seats = range(self.table)
+        found = []
+        for decisions, start in self.began:
+            if start.number > 1:
+                out = tuple(s for s in seats if s not in start.seats)
+                lives = tuple(0 if s in out else n for s, n in enumerate(start.lives))
+                found.append(RoundStart(decisions, start.number - 1, start.dealer, lives, out))
+        return found
 
 
 _CATEGORY: dict[tuple[ActionKind, bool], str] = {}
@@ -465,26 +482,6 @@ def _step(
     return match.to_move(), action
 
 
-class _Starts:
-    """The start of every round after the first, as the match noted it: the dealer, the
-    seats dealt in, and the lives then (none for a seat out of the match)."""
-
-    def __init__(self, match: Match) -> None:
-        self.match = match
-        self.read = 0
-        self.found: list[RoundStart] = []
-
-    def scan(self, decisions: int) -> None:
-        began = self.match.began
-        seats = range(self.match.table_size)
-        for start in began[self.read :]:
-            if start.number > 1:
-                out = tuple(s for s in seats if s not in start.seats)
-                lives = tuple(0 if s in out else n for s, n in enumerate(start.lives))
-                self.found.append(RoundStart(decisions, start.number - 1, start.dealer, lives, out))
-        self.read = len(began)
-
-
 def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Playthrough | None:
     """Play ``plan`` on the reference and write it as a case; with ``rng``, draw the
     packs and decisions the plan lacks (generating). None when the plan cannot be played
@@ -521,8 +518,10 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
     used: list[Decision] = []
     played = Played(match)
     exact = True
-    starts = _Starts(match)
-    starts.scan(0)
+    # each round as it began, with the decisions made by then (for the reducer, which
+    # reads them only when a case is shrunk)
+    began = match.began
+    marks = [0] * len(began)
     rounds, over = match.round_no, match.over
     index = 0
     # A step the reference refuses (a probe) leaves the point of play as it was, and a
@@ -566,8 +565,8 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
         played.step(refused)
         if refused is None:
             legal = _Legal(match)
-        if match.round_no != rounds:  # the log holds no new start otherwise
-            starts.scan(len(used))
+        if match.round_no != rounds:  # no round began otherwise
+            marks += [len(used)] * (len(began) - len(marks))
         rounds, over = match.round_no, match.over
         if drawer is not None:
             while len(packs) - match.round_no < RESERVE:
@@ -577,7 +576,8 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
         plan.seats, plan.dealer, plan.lives, plan.eliminated, tuple(packs[:rounds]), tuple(used)
     )
     case = to_case(ruleset, final, steps, rounds > 1 or over)
-    return Playthrough(final, case, starts.found, played.outcome() if exact else None)
+    noted = list(zip(marks, began, strict=False))
+    return Playthrough(final, case, noted, plan.seats, played.outcome() if exact else None)
 
 
 def to_case(
