@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 from pids import alive
 
+from schwimmen.conformance.fixtures import parameter_values
 from schwimmen.conformance.fuzz import FuzzOptions, fuzz, supply
 from schwimmen.conformance.fuzz.supply import CHUNK, PooledSupply, Sent, Supply
+from schwimmen.conformance.fuzz.wire import Wire
 from schwimmen.conformance.lint import lint
 from schwimmen.spec.loader import Catalog
 
@@ -29,6 +31,7 @@ def test_cases_made_in_worker_processes_are_the_cases_made_here(
     monkeypatch.setattr(supply, "_context", lambda: context)
     online = catalog.resolve("online")
     here = Supply(online, 5)
+    wire = Wire(online)
     pooled = PooledSupply(online, 5, 2)
     try:
         # asked out of order, across chunks, as several threads ask
@@ -39,6 +42,9 @@ def test_cases_made_in_worker_processes_are_the_cases_made_here(
             done, expected = here.get(number)
             assert isinstance(made, Sent) and made.case == done.case, number
             assert ref == expected and made.steps == done.steps, number
+            # the run's own parameters object, by which the wire writes them once per run
+            assert made.case["ruleset"]["parameters"] is parameter_values(online), number
+            assert wire.request(made.case) == wire.request(done.case), number
         again = pooled.playthrough(7, pooled.get(7)[0])
         assert again.case == here.get(7)[0].case and again.plan == here.get(7)[0].plan
         workers = [p.pid for p in pooled.pool._processes.values()]

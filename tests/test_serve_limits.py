@@ -172,7 +172,16 @@ def test_answers_are_strict_json_and_a_failing_engine_is_an_errored_answer() -> 
     def broken(case: Any) -> dict[str, Any]:
         raise RuntimeError("the engine broke")
 
-    for engine, words in ((nan, "could not be written as JSON"), (broken, "the engine broke")):
+    def circular(case: Any) -> dict[str, Any]:
+        outcome: dict[str, Any] = {}
+        outcome["again"] = outcome
+        return {"status": "ok", "outcome": outcome}
+
+    for engine, words in (
+        (nan, "could not be written as JSON"),
+        (circular, "could not be written as JSON"),
+        (broken, "the engine broke"),
+    ):
         out = io.StringIO()
         serve(io.StringIO(_run(1, {}) + "\n" + _run(2, {}) + "\n"), out, engine)
         answers = [_strict(line) for line in out.getvalue().splitlines()]

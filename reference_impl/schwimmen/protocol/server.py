@@ -22,6 +22,7 @@ from typing import IO, Any
 
 from schwimmen import __version__
 from schwimmen.protocol.nesting import nests_at_most
+from schwimmen.protocol.rulesettext import RulesetTexts
 
 PROTOCOL_VERSION = 2
 """The newest version the server speaks; it answers a start with the version asked for
@@ -154,6 +155,8 @@ def _too_deep(value: Any, text: str | None = None) -> bool:
 _DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_float, parse_int=_int)
 """``json.loads`` with these hooks, made once (``loads`` makes a decoder per call when
 given hooks)."""
+_RULESETS = RulesetTexts(_DECODER)
+"""A run's requests mostly name one ruleset: its text is read once."""
 
 
 def parse(line: str) -> Any:
@@ -161,7 +164,7 @@ def parse(line: str) -> Any:
     try:
         if line.startswith("\ufeff"):  # refused as json.loads refuses it
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", line, 0)
-        message = _DECODER.decode(line)
+        message = _RULESETS.read(line)
     except RecursionError:
         raise BadRequest(f"the request nests deeper than {MAX_DEPTH} levels") from None
     except BadRequest:
@@ -213,8 +216,11 @@ def answer(
         return errored(None, f"the request could not be read: {type(exc).__name__}: {exc}")
 
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
-"""``json.dumps`` with these options, made once (``dumps`` makes an encoder per call)."""
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
+"""``json.dumps`` with these options, made once (``dumps`` makes an encoder per call). An
+answer is a tree the reference made, so the encoder keeps no record of the containers it
+is inside (a fifth of its work): one that held itself would fail as too deep, and
+:func:`dump` answers that as any other answer it cannot write."""
 
 
 def dump(message: Mapping[str, Any]) -> str:

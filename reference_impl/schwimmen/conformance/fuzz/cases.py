@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from bisect import bisect
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
@@ -33,10 +33,10 @@ from schwimmen.conformance.fuzz.probes import Refused, choose, refusals
 from schwimmen.engine.adapter import Played
 from schwimmen.engine.dealing import cached_pattern
 from schwimmen.engine.hands import evaluator_for
-from schwimmen.engine.match import Match, SetupError, shuffled
+from schwimmen.engine.match import Match, RoundBegan, SetupError, shuffled
 from schwimmen.engine.reasons import IllegalAction, Reason
 from schwimmen.protocol.actions import Action, ActionKind
-from schwimmen.protocol.cards import CARD_TEXT, Card, make, seat_name
+from schwimmen.protocol.cards import CARD_TEXT, SEAT_NAME, Card, make
 from schwimmen.protocol.frozen import quick_init
 from schwimmen.spec.model import Ruleset
 from schwimmen.spec.rules import Rules
@@ -104,11 +104,15 @@ class RoundStart:
 class Playthrough:
     """A plan played on the reference: the case to send, the plan as far as it was used
     (decisions that gave no step, and packs never dealt, left out), one decision per
-    step, and where each round after the first began."""
+    step, and where each round after the first began (:attr:`starts`)."""
 
     plan: Plan
     case: dict[str, Any]
-    starts: list[RoundStart] = field(default_factory=list)
+    began: Sequence[tuple[int, RoundBegan]] = ()
+    """Each round as the match noted it when it began, with the decisions made by then
+    (what :attr:`starts` is read from, only when a case is shrunk)."""
+    table: int = 0
+    """The seats at the table."""
     outcome: dict[str, Any] | None = None
     """The reference's outcome of ``case``, gathered while it was played (None: the
     playthrough went further than the case, which must be run to know it)."""
@@ -116,6 +120,19 @@ class Playthrough:
     @property
     def steps(self) -> int:
         return len(self.case["steps"])
+
+    @property
+    def starts(self) -> list[RoundStart]:
+        """The start of every round after the first: the dealer, the seats dealt in,
+        and the lives then (none for a seat out of the match)."""
+        seats = range(self.table)
+        found = []
+        for decisions, start in self.began:
+            if start.number > 1:
+                out = tuple(s for s in seats if s not in start.seats)
+                lives = tuple(0 if s in out else n for s, n in enumerate(start.lives))
+                found.append(RoundStart(decisions, start.number - 1, start.dealer, lives, out))
+        return found
 
 
 _CATEGORY: dict[tuple[ActionKind, bool], str] = {}
@@ -163,8 +180,10 @@ def _shape(kinds: tuple[ActionKind, ...], knocks: bool) -> _Shape | None:
     category comes back after another (then grouped one by one). A game has a handful
     of such shapes (nine swaps, the whole hand, a pass), worked out once each."""
     shapes = _SHAPES[knocks]
-    if kinds in shapes:
-        return shapes[kinds]
+    try:
+        return shapes[kinds]  # one look-up for the shapes already known
+    except KeyError:
+        pass
     spans: dict[str, tuple[int, int]] = {}
     last = ""
     found: _Shape | None = None
@@ -250,8 +269,7 @@ def make_pack(
     """A shuffled pack, sometimes stacked with special hands for ``players`` players,
     sometimes cut short (never shorter than a deal to all ``seats`` uses)."""
     pack = shuffled(evaluator_for(rules).pack, rng)
-    places = _destinations(rules, players)
-    if rng.random() < rig and places:
+    if rng.random() < rig and (places := _destinations(rules, players)):
         how = rng.choice(("triple", "maximum", "mirror", "tie"))
         if how in ("triple", "maximum"):
             cards = _triple(rules, rng) if how == "triple" else _maximum(rules, rng)
@@ -314,6 +332,7 @@ class _Drawer:
         self.rules = rules
         self.rng = rng
         self.style = _style(rng)
+        self.max_steps, self.probe = self.style.max_steps, self.style.probe
         self.rig = rng.choice((0.0, 0.3, 0.7))
         self.short = rng.choice((0.0, 0.0, 0.25))
         self._running: dict[tuple[str, ...], tuple[list[float], float]] = {}
@@ -328,14 +347,14 @@ class _Drawer:
         pick = getrandbits(31)
         while pick >= _PICKS:
             pick = getrandbits(31)
-        if steps >= self.style.max_steps:
+        if steps >= self.max_steps:
             return None
         if match.over:
             series = self.rules.match.series is Series.POINT_AND_NEW_MATCH
             if series and rng.random() < self.style.next_match:
                 return Decision(TABLE, 0)
             return Decision(PROBE, pick) if rng.random() < 0.3 else None
-        if rng.random() < self.style.probe:
+        if rng.random() < self.probe:
             return Decision(PROBE, pick)
         present = legal.categories()
         if not present:
@@ -357,28 +376,40 @@ class _Drawer:
 # ---------------------------------------------------------------------------- playing
 class _Legal:
     """The legal actions at one point of play, by category, worked out once: both the
-    generator's choice of a category and the step's choice within it need them."""
+    generator's choice of a category and the step's choice within it need them.
 
-    __slots__ = ("_by", "_knocks", "_moves", "_present", "_refused", "_spans", "match")
+    They are read as a bot reads them (``Round.options``): the round's own list, not
+    copied, whose knocks are made only when a step asks for one. A step most often
+    takes a move, so the knocks after every move (one per swap in the middle game)
+    are seldom made at all."""
+
+    __slots__ = ("_by", "_knocks", "_list", "_present", "_refused", "_spans", "_split", "match")
 
     def __init__(self, match: Match) -> None:
         self.match = match
         self._refused: Refused | None = None
         self._present: tuple[str, ...] | None = None  # the rest is set with it
-        self._moves: list[Action]
-        self._knocks: list[Action]
+        self._list: list[Action]
+        self._split: int
+        self._knocks: int
         self._spans: dict[str, tuple[int, int]]
         self._by: dict[str, list[Action]] | None
 
     def categories(self) -> tuple[str, ...]:
-        """The categories present, sorted. The knocks are the tail of the legal list
-        (``legal_split``); a move's category is its kind's."""
+        """The categories present, sorted. The knocks follow the moves in the legal
+        list (``legal_split``); a move's category is its kind's."""
         present = self._present
         if present is None:
-            moves, knocks = self._moves, self._knocks = self.match.legal_split()
-            shape = _shape(tuple(map(_KIND, moves)), bool(knocks))
+            match = self.match
+            if match.over:
+                legal, split, knocks = _NOTHING, 0, 0
+            else:
+                legal, split, knocks = match.round.options()
+            self._list, self._split, self._knocks = legal, split, knocks
+            kinds = tuple(map(_KIND, legal if len(legal) == split else legal[:split]))
+            shape = _shape(kinds, knocks > 0)
             if shape is None:
-                by = self._by = self._grouped(moves, knocks)
+                by = self._by = self._grouped(*match.legal_split())
                 present = tuple(sorted(by))
             else:
                 present, self._spans = shape
@@ -406,14 +437,32 @@ class _Legal:
         """The legal actions of category ``what`` in the legal order (all of them when
         none is of that category)."""
         self.categories()
-        moves, knocks = self._moves, self._knocks
         if self._by is not None:
-            return self._by.get(what) or moves + knocks
+            return self._by.get(what) or self.match.legal_actions()
         span = self._spans.get(what)
         if span is None:
-            return moves + knocks
+            return self.match.legal_actions()
         start, stop = span
-        return moves[start:stop] + knocks if what == "knock" else moves[start:stop]
+        if what == "knock" and self._knocks:
+            return self._list[start:stop] + self.match.legal_split()[1]
+        return self._list[start:stop]
+
+    def pick(self, what: str, pick: int) -> Action | None:
+        """``of(what)[pick % len(of(what))]`` (None when there is none), read straight
+        from the legal list where the category's moves lie in one span of it."""
+        if self._present is None:
+            self.categories()
+        if self._by is None and what != "knock":
+            span = self._spans.get(what)
+            if span is not None:
+                start, stop = span
+                return self._list[start + pick % (stop - start)] if stop > start else None
+        chosen = self.of(what)
+        return chosen[pick % len(chosen)] if chosen else None
+
+
+_NOTHING: list[Action] = []
+"""No legal action: the match is over (never changed)."""
 
 
 def _step(
@@ -427,47 +476,10 @@ def _step(
     if decision.what == PROBE:
         probe = choose(match, decision.pick, None if legal is None else legal.refused())
         return None if probe is None else (probe.seat, probe.action)
-    chosen = (legal or _Legal(match)).of(decision.what)
-    if not chosen:
+    action = (legal or _Legal(match)).pick(decision.what, decision.pick)
+    if action is None:
         return None
-    return match.to_move(), chosen[decision.pick % len(chosen)]
-
-
-def _apply(match: Match, seat: int | None, action: Action | None) -> tuple[bool, Reason | None]:
-    """Play a step: (True, None) when it was accepted, (True, the reason) when it was
-    refused (a probe, refused as it should be; the case expects the same refusal), and
-    False when it needed a pack the plan does not have (too short for the table: cut for
-    fewer players than the next match seats again)."""
-    try:
-        if action is None:
-            match.next_match()
-        else:
-            match.apply(action, seat)
-    except IllegalAction as exc:
-        return True, exc.reason
-    except SetupError:
-        return False, None
-    return True, None
-
-
-class _Starts:
-    """The start of every round after the first, as the match noted it: the dealer, the
-    seats dealt in, and the lives then (none for a seat out of the match)."""
-
-    def __init__(self, match: Match) -> None:
-        self.match = match
-        self.read = 0
-        self.found: list[RoundStart] = []
-
-    def scan(self, decisions: int) -> None:
-        began = self.match.began
-        seats = range(self.match.table_size)
-        for start in began[self.read :]:
-            if start.number > 1:
-                out = tuple(s for s in seats if s not in start.seats)
-                lives = tuple(0 if s in out else n for s, n in enumerate(start.lives))
-                self.found.append(RoundStart(decisions, start.number - 1, start.dealer, lives, out))
-        self.read = len(began)
+    return match.to_move(), action
 
 
 def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Playthrough | None:
@@ -506,16 +518,20 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
     used: list[Decision] = []
     played = Played(match)
     exact = True
-    starts = _Starts(match)
-    starts.scan(0)
+    # each round as it began, with the decisions made by then (for the reducer, which
+    # reads them only when a case is shrunk)
+    began = match.began
+    marks = [0] * len(began)
     rounds, over = match.round_no, match.over
     index = 0
     # A step the reference refuses (a probe) leaves the point of play as it was, and a
     # decision that makes no step too: what was worked out there holds for the next.
     legal = _Legal(match)
+    decisions = plan.decisions
+    given = len(decisions)
     while True:
-        if index < len(plan.decisions):
-            decision: Decision | None = plan.decisions[index]
+        if index < given:
+            decision: Decision | None = decisions[index]
         elif drawer is not None:
             decision = drawer.decision(match, len(steps), legal)
         else:
@@ -526,8 +542,22 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
         step = _step(match, decision, legal)
         if step is None:
             continue
-        playable, refused = _apply(match, *step)
-        if not playable or match.round_no > len(packs):
+        # Play the step: accepted (refused None), or refused as a probe should be (the
+        # case expects the same refusal), or it needed a pack the plan does not have
+        # (too short for the table: cut for fewer players than the next match seats).
+        seat, action = step
+        refused: Reason | None = None
+        try:
+            if action is None:
+                match.next_match()
+            else:
+                match.apply(action, seat)
+        except IllegalAction as exc:
+            refused = exc.reason
+        except SetupError:
+            exact = False
+            break
+        if match.round_no > len(packs):
             exact = False  # the match went a step further than the case
             break  # that step dealt a round from a pack the case would not give
         used.append(decision)
@@ -535,16 +565,19 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
         played.step(refused)
         if refused is None:
             legal = _Legal(match)
-        if match.round_no != rounds:  # the log holds no new start otherwise
-            starts.scan(len(used))
+        if match.round_no != rounds:  # no round began otherwise
+            marks += [len(used)] * (len(began) - len(marks))
         rounds, over = match.round_no, match.over
         if drawer is not None:
             while len(packs) - match.round_no < RESERVE:
                 packs.append(drawer.pack(len(match.active()), plan.seats))
                 match.decks.append(list(packs[-1]))
-    final = replace(plan, packs=tuple(packs[:rounds]), decisions=tuple(used))
+    final = Plan(
+        plan.seats, plan.dealer, plan.lives, plan.eliminated, tuple(packs[:rounds]), tuple(used)
+    )
     case = to_case(ruleset, final, steps, rounds > 1 or over)
-    return Playthrough(final, case, starts.found, played.outcome() if exact else None)
+    noted = list(zip(marks, began, strict=False))
+    return Playthrough(final, case, noted, plan.seats, played.outcome() if exact else None)
 
 
 def to_case(
@@ -560,19 +593,20 @@ def to_case(
         "ruleset": {"id": ruleset.id, "parameters": parameter_values(ruleset)},
         "seats": plan.seats,
     }
+    name = SEAT_NAME
     if plan.dealer is not None:
-        case["dealer"] = seat_name(plan.dealer)
+        case["dealer"] = name[plan.dealer]
     if isinstance(plan.lives, int):
         case["lives"] = plan.lives
     elif plan.lives is not None:
-        case["lives"] = {seat_name(s): n for s, n in enumerate(plan.lives)}
+        case["lives"] = {name[s]: n for s, n in enumerate(plan.lives)}
     if plan.eliminated:
-        case["eliminated"] = [seat_name(s) for s in plan.eliminated]
+        case["eliminated"] = [name[s] for s in plan.eliminated]
     case["deck"] = list(map(_TEXT, plan.packs[0]))
     if len(plan.packs) > 1:
         case["decks"] = [list(map(_TEXT, p)) for p in plan.packs[1:]]
     case["steps"] = [
-        {TABLE: "next-match"} if action is None or seat is None else {seat_name(seat): action.text}
+        {TABLE: "next-match"} if action is None or seat is None else {name[seat]: action.text}
         for seat, action in steps
     ]
     return case

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from schwimmen.engine.match import Match
 from schwimmen.engine.reasons import Reason
@@ -40,6 +41,10 @@ _CARDLESS = (
     simple(ActionKind.DRAW_DISCARD),
 )
 
+_WRONG_PHASE, _NOT_YOUR_TURN = Reason.WRONG_PHASE, Reason.NOT_YOUR_TURN
+"""Read once: a member read through its enum class takes some 15 times as long as a
+module's name (Python 3.11), and every probe names these."""
+
 
 @quick_init
 @dataclass(frozen=True, slots=True)
@@ -52,48 +57,51 @@ class Probe:
     reason: Reason
 
 
-def _foreign(match: Match, seat: int) -> list[Card]:
-    """Cards in play that ``seat`` does not hold and that do not lie in the middle."""
+def _foreign(match: Match, seat: int) -> Card | None:
+    """A card in play that ``seat`` does not hold and that does not lie in the middle:
+    the first card of the next seat that holds any (in seat order), else the top of the
+    stock, else the top of the discard pile (None: there is none)."""
     rnd = match.round
-    out: list[Card] = []
-    for other in sorted(rnd.hands):
-        if other != seat:
-            out.extend(rnd.hands[other][:1])
+    hands = rnd.hands
+    for other in sorted(hands):
+        if other != seat and hands[other]:
+            return hands[other][0]
     if rnd.stock:
-        out.append(rnd.stock[-1])
+        return rnd.stock[-1]
     if rnd.discard:
-        out.append(rnd.discard[-1])
-    return out
+        return rnd.discard[-1]
+    return None
 
 
-def _own_actions(match: Match, seat: int) -> list[Action]:
-    """Candidate actions for ``seat``: every cardless action and a few built from the
-    cards around it, each meant to break one rule (a card not held, not in the middle,
-    two cards, a card named twice, a knock after a move, the card just taken)."""
+def _card_actions(match: Match, seat: int) -> list[Action]:
+    """The candidates for ``seat`` built from the cards around it (after the cardless
+    ones), each meant to break one rule (a card not held, not in the middle, two cards,
+    a card named twice, a knock after a move, the card just taken)."""
     rnd = match.round
     hand = rnd.hands.get(seat, [])
     middle = [] if rnd.middle_hidden else rnd.middle
     foreign = _foreign(match, seat)
-    actions = list(_CARDLESS)
+    actions = []
     if hand:
         actions += [discard(hand[0]), discard(hand[-1])]
     if rnd.took_from_discard is not None:
         actions.append(discard(rnd.took_from_discard))
-    if foreign:
-        actions.append(discard(foreign[0]))
+    if foreign is not None:
+        actions.append(discard(foreign))
     if hand and middle:
         actions.append(swap(hand[0], middle[0], knock=True))
         actions.append(swap(hand[-1], middle[-1]))
-    if hand and foreign:
-        actions.append(swap(hand[0], foreign[0]))
-    if foreign and middle:
-        actions.append(swap(foreign[0], middle[0]))
+    if hand and foreign is not None:
+        actions.append(swap(hand[0], foreign))
+    if foreign is not None and middle:
+        actions.append(swap(foreign, middle[0]))
     if hand and rnd.middle:
         actions.append(swap(hand[0], rnd.middle[0]))
     if len(hand) >= 2 and len(middle) >= 2:
-        actions.append(_swap_many(tuple(hand[:2]), tuple(middle[:2])))
-        actions.append(_swap_many(tuple(hand[:2]), tuple(middle[:1])))
-        actions.append(_swap_many((hand[0], hand[0]), tuple(middle[:2])))
+        two = (hand[0], hand[1])
+        actions.append(_swap_many(two, (middle[0], middle[1])))
+        actions.append(_swap_many(two, (middle[0],)))
+        actions.append(_swap_many((hand[0], hand[0]), (middle[0], middle[1])))
     return actions
 
 
@@ -120,33 +128,40 @@ def _refused(match: Match) -> list[tuple[int | None, Action | None, Reason]]:
         return out
     seat = match.to_move()
     assert seat is not None
-    out = [(None, None, Reason.WRONG_PHASE)]
+    out = [(None, None, _WRONG_PHASE)]
     rnd = match.round
     why_illegal = rnd.why_illegal  # the seat to move in a match going on: the round's
-    # Each candidate is asked about once. A candidate naming at most one card each way
-    # is the one object of its text (protocol.actions makes them once), and the swaps of
+    # Each candidate is asked about once. The cardless ones are distinct objects, and
+    # distinct from any naming a card. A candidate naming at most one card each way is
+    # the one object of its text (protocol.actions makes them once), and the swaps of
     # several cards differ from each other and from those, so the same object is the
     # same text: a repeat is found by identity.
+    append = out.append
+    for action in _CARDLESS:
+        reason = why_illegal(action)
+        if reason is not None:
+            append((seat, action, reason))
     seen: set[int] = set()
-    for action in _own_actions(match, seat):
+    for action in _card_actions(match, seat):
         key = id(action)
         if key in seen:
             continue
         seen.add(key)
         reason = why_illegal(action)
         if reason is not None:
-            out.append((seat, action, reason))
+            append((seat, action, reason))
     others = [s for s in match.active() if s != seat]
     if others:
         other = others[0]  # another seat: none of its candidates can repeat one above
         hand = rnd.hands.get(other, [])
         for action in _CARDLESS[:3]:
-            out.append((other, action, Reason.NOT_YOUR_TURN))
+            out.append((other, action, _NOT_YOUR_TURN))
         if hand and rnd.middle:
-            out.append((other, swap(hand[0], rnd.middle[0]), Reason.NOT_YOUR_TURN))
+            out.append((other, swap(hand[0], rnd.middle[0]), _NOT_YOUR_TURN))
     return out
 
 
+_REASON = itemgetter(2)
 Refused = list[tuple[int | None, Action | None, Reason]]
 """What :func:`refusals` lists: every probe the reference refuses at a point, as (seat,
 action, reason), in the fixed order of :func:`candidates`."""
@@ -166,7 +181,7 @@ def choose(match: Match, pick: int, found: Refused | None = None) -> Probe | Non
         found = _refused(match)
     if not found:
         return None
-    codes = sorted({reason for _, _, reason in found})  # a Reason is its code (a str)
+    codes = sorted(set(map(_REASON, found)))  # a Reason is its code (a str)
     code = codes[pick % len(codes)]
     group = [f for f in found if f[2] is code]
     return Probe(*group[(pick // len(codes)) % len(group)])

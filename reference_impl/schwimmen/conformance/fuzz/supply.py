@@ -9,7 +9,10 @@ come as fast as the cores allow. Case ``n`` is made from the seed and ``n`` alon
 
 A worker process sends back only what is sent and judged: the case and the reference's
 outcome. The playthrough behind a case (the plan that shrinking works on) is made again
-in the run's process from the seed and the number, for the few cases that differ.
+in the run's process from the seed and the number, for the few cases that differ. The
+ruleset a case names is the run's own: a worker leaves it out, and the run's process puts
+back its own object in its place, so that the request is written as for a case made here
+(``wire.Wire`` knows the run's ruleset by that object and writes its JSON once per run).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from schwimmen.conformance.fixtures import parameter_values
 from schwimmen.conformance.fuzz.cases import Playthrough, case_rng, generate
 from schwimmen.engine.adapter import run_case
 from schwimmen.spec.cache import dumps
@@ -103,10 +107,20 @@ def _make_chunk(first: int) -> list[tuple[dict[str, Any], Outcome]]:
     assert _WORKER is not None, "a worker process is started by _start_worker"
     ruleset, seed = _WORKER
     out = []
+    own = parameter_values(ruleset)
     for number in range(first, first + CHUNK):
         done, ref = make(ruleset, seed, number)
-        out.append((done.case, ref))
+        case = done.case
+        entry = case.get("ruleset")
+        if type(entry) is dict and entry.get("parameters") is own:
+            case["ruleset"] = _OWN  # in its place: the keys keep their order
+        out.append((case, ref))
     return out
+
+
+_OWN = "\0own ruleset"
+"""Stands in a case a worker made for the ruleset it names, the run's own (no case names
+a ruleset by a string)."""
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -130,6 +144,7 @@ class PooledSupply(Supply):
 
     def __init__(self, ruleset: Ruleset, seed: int, workers: int) -> None:
         super().__init__(ruleset, seed)
+        self.parameters = parameter_values(ruleset)  # as a case made here names them
         context = _context()
         given = ruleset if context.get_start_method() == "fork" else dumps(ruleset)
         self.pool = ProcessPoolExecutor(
@@ -167,6 +182,8 @@ class PooledSupply(Supply):
             self.left[chunk] -= 1
             if not self.left[chunk]:
                 del self.chunks[chunk], self.left[chunk]
+        if case.get("ruleset") == _OWN:
+            case["ruleset"] = {"id": self.ruleset.id, "parameters": self.parameters}
         return Sent(case), ref
 
     def close(self) -> None:

@@ -23,8 +23,11 @@ from schwimmen.conformance.fixtures import parameter_values
 from schwimmen.conformance.process import Expected
 from schwimmen.spec.model import Ruleset
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
-"""Compact strict JSON, as the harness writes a request and ``serve`` an answer."""
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
+"""Compact strict JSON, as the harness writes a request and ``serve`` an answer. A case
+and an outcome are trees made here (no value holds itself), so the encoder keeps no
+record of the containers it is inside (a fifth of its work); a value that did hold
+itself would end in a RecursionError instead of a ValueError."""
 _MARK = "\0ruleset"
 """Stands in for the ruleset while a case is written: no case holds a NUL character."""
 _MARK_TEXT = _ENCODER.encode(_MARK)
@@ -59,7 +62,7 @@ class Wire:
         writes it; None when the outcome cannot be written as strict JSON."""
         try:
             text = _ENCODER.encode(outcome)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
             return None
         line = f'{{"seq":{seq},"status":"ok","outcome":{text}}}\n'.encode()
         return Expected(line, {"seq": seq, "status": "ok", "outcome": outcome})
