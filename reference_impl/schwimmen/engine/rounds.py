@@ -1161,29 +1161,25 @@ class Round:
             penalty = rules.three_sevens.penalty
         else:
             penalty = rules.maximum.penalty_at_deal if at_deal else rules.maximum.penalty_in_play
-        values = self._values()
         by = holders[0]
         if penalty is None or penalty.kind is _SHOWDOWN:
-            losses, why = self.showdown_losses(values)
-            self._finish(
-                reason, at_deal, by, losses, tuple(holders), Explanation.known(values, why)
-            )
+            self._end_showdown(reason, by, at_deal, tuple(holders))
             return
+        # the flags of each hand, from the table (a hand value's flags are its entry's)
+        packed = self._packed
+        hands = self.hands
+        flags = {s: packed(hands[s]) for s in self.seats}
         names = ", ".join(seat_name(s) for s in holders)
         what = {_END_FEUER: "Feuer", _END_FEUER_LIGHT: "Feuer light"}.get(reason, "31")
         if penalty.kind is _ALL_WITHOUT_SPECIAL:
             losses = {
-                s: penalty.lives
-                for s in self.seats
-                if s not in holders and not values[s].flags & SPECIAL
+                s: penalty.lives for s in self.seats if s not in holders and not flags[s] & SPECIAL
             }
             why = (
                 f"{what} shown by {names}: every player without a special hand loses "
                 f"{penalty.lives}"
             )
-            self._finish(
-                reason, at_deal, by, losses, tuple(holders), Explanation.known(values, why)
-            )
+            self._finish(reason, at_deal, by, losses, tuple(holders), why)
             return
         losses = {}
         maximum_holders = penalty.maximum_holders
@@ -1192,27 +1188,27 @@ class Round:
             if s in exempt:
                 continue
             lives = penalty.lives
-            if (
-                maximum_holders is not None
-                and reason is not _END_MAXIMUM
-                and values[s].flags & MAXIMUM
-            ):
+            if maximum_holders is not None and reason is not _END_MAXIMUM and flags[s] & MAXIMUM:
                 lives = maximum_holders
             if lives:
                 losses[s] = lives
         why = f"{what} shown by {names}: every other player loses {penalty.lives}"
         if maximum_holders is not None and reason is not _END_MAXIMUM:
             why += f", a holder of 31 loses {maximum_holders}"
-        self._finish(reason, at_deal, by, losses, tuple(holders), Explanation.known(values, why))
+        self._finish(reason, at_deal, by, losses, tuple(holders), why)
 
-    def _end_showdown(self, reason: EndReason, by: int | None) -> None:
+    def _end_showdown(
+        self, reason: EndReason, by: int | None, at_deal: bool = False, exempt: tuple[int, ...] = ()
+    ) -> None:
+        """End the round by the ordinary showdown (also where a special hand's penalty is
+        the showdown: ``exempt`` its holders)."""
         losses = self._quick_losses()
         if losses is None:
             values = self._values()
             losses, why = self.showdown_losses(values)
-            self._finish(reason, False, by, losses, (), Explanation.known(values, why))
+            self._finish(reason, at_deal, by, losses, exempt, why, values)
             return
-        self._finish(reason, False, by, losses, (), None)
+        self._finish(reason, at_deal, by, losses, exempt)
 
     def _quick_losses(self) -> dict[int, int] | None:
         """The losses of :meth:`showdown_losses` from the hand table's keys alone, where
@@ -1314,16 +1310,18 @@ class Round:
         by: int | None,
         losses: dict[int, int],
         exempt: tuple[int, ...],
-        explained: Explanation | None,
+        why: str | None = None,
+        values: dict[int, HandValue] | None = None,
     ) -> None:
-        """End the round with ``losses``; ``explained`` None: an ordinary showdown, whose
-        values and words are worked out when read."""
+        """End the round with ``losses``, explained by ``why`` and ``values``: what is not
+        given is worked out when read (without ``why``: the ordinary showdown's words).
+        The work holds no reference back to this round: a cycle would leave every ended
+        round to the cycle collector."""
         self.phase = _PHASE_OVER
         held = self.hands
         hands = {s: tuple(held[s]) for s in self.seats}
-        if explained is None:
-            # no reference back to this round (a cycle would leave every ended round to
-            # the cycle collector)
+        explained: Explanation
+        if why is None:
             explained = Explanation(
                 partial(
                     _showdown_explained,
@@ -1335,6 +1333,12 @@ class Round:
                     hands,
                 )
             )
+        elif values is None:
+            explained = Explanation(
+                partial(_values_explained, self.evaluator, self.seats, hands, why)
+            )
+        else:
+            explained = Explanation.known(values, why)
         result = self.result = RoundResult(
             reason, at_deal, by, self.knocker, losses, exempt, hands, explained
         )
@@ -1357,6 +1361,13 @@ def _showdown_explained(
     rnd.reached = reached
     values = rnd._values()
     return values, rnd.showdown_losses(values)[1]
+
+
+def _values_explained(
+    evaluator: Evaluator, seats: list[int], hands: dict[int, tuple[Card, ...]], why: str
+) -> tuple[dict[int, HandValue], str]:
+    """The hand values of an ended round, and its words (``why``, known)."""
+    return evaluator.value_map(hands, seats), why
 
 
 def _kind(kit: RoundKit) -> type[Round]:
