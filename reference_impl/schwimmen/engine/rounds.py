@@ -372,9 +372,7 @@ class Round:
         self._owed = 0
         # the deal order (clockwise from the dealer's left, the dealer last) and the seat
         # after each: asked at the deal and after every move
-        start = seats.index(dealer)
-        self._order = seats[start + 1 :] + seats[: start + 1]
-        self._ring = dict(zip(seats, seats[1:] + seats[:1], strict=True))
+        self._order, self._ring = kit.seating(seats, dealer)
         self._kit = kit
 
     # ================================================================== construction
