@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from itertools import combinations, permutations
-from typing import Any
+from typing import Any, TypeVar
 
 from schwimmen.protocol.cards import Card, deck, rank_of, suit_of
 from schwimmen.spec.parameters import SUITS
@@ -39,6 +39,8 @@ SPECIAL = 16
 PUNISHES = 32
 
 FLAG_BITS = 8
+
+T = TypeVar("T")
 
 
 class HandKind(StrEnum):
@@ -350,7 +352,8 @@ class Evaluator:
             index = hand[0] << 12 | hand[1] << 6 | hand[2]
             found = self._values_in_order.get(index)
             if found is None:
-                found = self._values_in_order[index] = self._value_sorted(hand)
+                found = self._value_sorted(hand)
+                _remember_orders(self._values_in_order, hand, found)
             return found
         return self._value_sorted(hand)
 
@@ -379,7 +382,8 @@ class Evaluator:
             index = hand[0] << 12 | hand[1] << 6 | hand[2]
             form = self.json_in_order.get(index)
             if form is None:
-                form = self.json_in_order[index] = value_forms(self.value(hand))[1]
+                form = self._json_sorted(tuple(sorted(hand)))
+                _remember_orders(self.json_in_order, hand, form)
             return form.copy()
         # a four-card pack has 270,725 hands, more than the forms memo keeps: convert
         return self.value(hand).json()
@@ -392,11 +396,25 @@ class Evaluator:
             self._values[key] = found
         return found
 
-    def _from_entry(self, hand: tuple[Card, ...]) -> HandValue:
-        packed = self.packed(hand)
-        key = packed >> FLAG_BITS
-        half = key >> 23 & 255
-        best = max(
+    def _json_sorted(self, hand: tuple[Card, ...]) -> dict[str, Any]:
+        """The JSON form of the value of ``hand`` (sorted). An ordinary hand's is read off
+        its table entry and its best suit, without making its value: the observation
+        before every decision asks for it, and a pack of 52 cards has 22,100 hands to
+        meet for the first time."""
+        found = self._values.get(hand)
+        if found is None and self._ordinary(hand):
+            half = self.packed(hand) >> FLAG_BITS + 23 & 255
+            return {
+                "points": half / 2,
+                "hand": HandKind.SUIT.value,
+                "suit": SUITS[self._best(hand)],
+            }
+        return (found or self._value_sorted(hand)).json()
+
+    def _best(self, hand: Sequence[Card]) -> int:
+        """The suit index whose cards count in an ordinary hand: most points, then the
+        suit order, then the highest cards."""
+        return max(
             {c >> 4 for c in hand},
             key=lambda s: (
                 sum(self.values[c] for c in hand if c >> 4 == s),
@@ -404,6 +422,12 @@ class Evaluator:
                 sorted((self.rank_pos[c] for c in hand if c >> 4 == s), reverse=True),
             ),
         )
+
+    def _from_entry(self, hand: tuple[Card, ...]) -> HandValue:
+        packed = self.packed(hand)
+        key = packed >> FLAG_BITS
+        half = key >> 23 & 255
+        best = self._best(hand)
         counting = tuple(c for c in hand if c >> 4 == best)
         return HandValue(Fraction(half, 2), HandKind.SUIT, SUITS[best], counting, key, packed & 255)
 
@@ -412,6 +436,16 @@ class Evaluator:
         if self.flat:
             return self.flat[hand[0] << 12 | hand[1] << 6 | hand[2]]
         return self.by_sorted[tuple(sorted(hand))]
+
+
+def _remember_orders(memo: dict[int, T], hand: Sequence[Card], found: T) -> None:
+    """Remember ``found`` for every order of the three cards of ``hand`` (``a << 12 | b <<
+    6 | c``): a value does not depend on the order the cards are held in, and a memo
+    filled one order at a time misses six times as often while it fills."""
+    a, b, c = hand
+    memo[a << 12 | b << 6 | c] = memo[a << 12 | c << 6 | b] = found
+    memo[b << 12 | a << 6 | c] = memo[b << 12 | c << 6 | a] = found
+    memo[c << 12 | a << 6 | b] = memo[c << 12 | b << 6 | a] = found
 
 
 def _group_rank(hand: Sequence[Card]) -> str | None:

@@ -70,7 +70,11 @@ def settle(
         if n > 0:
             after[s] = lives_after(rules, lives[s], n)
     everyone_out = rules.match.everyone_out
-    if everyone_out is not _NO_WINNER and after and all(after.get(s, 0) is None for s in active):
+    if (
+        everyone_out is not _NO_WINNER
+        and None in after.values()
+        and all(after.get(s, 0) is None for s in active)
+    ):
         return _SHARED if everyone_out is _SHARED_WIN else _REPLAY
     swim = rules.lives.after_last is _SWIM
     lost = []

@@ -107,6 +107,7 @@ class RoundKit:
     knock_swaps: list[list[Action]]
     discards: list[Action]
     plans: dict[int, DealPlan] = field(default_factory=dict)
+    seatings: dict[tuple[int, ...], tuple[list[int], dict[int, int]]] = field(default_factory=dict)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RoundKit:
         """The kit itself: it never changes, and its tables are every round's of its rules
@@ -125,6 +126,20 @@ class RoundKit:
                 _pick(pattern.extra),
                 _pick(pattern.upcard),
                 pattern.rest,
+            )
+        return found
+
+    def seating(self, seats: list[int], dealer: int) -> tuple[list[int], dict[int, int]]:
+        """The deal order of ``seats`` dealt by ``dealer`` (clockwise from the dealer's
+        left, the dealer last) and the seat after each: made once per table and dealer,
+        shared by its rounds, which only read them."""
+        key = (dealer, *seats)
+        found = self.seatings.get(key)
+        if found is None:
+            start = seats.index(dealer)
+            found = self.seatings[key] = (
+                seats[start + 1 :] + seats[: start + 1],
+                dict(zip(seats, seats[1:] + seats[:1], strict=True)),
             )
         return found
 

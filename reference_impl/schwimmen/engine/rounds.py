@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from typing import ClassVar
 
 from schwimmen.engine.hands import (
@@ -92,9 +93,37 @@ class EndReason(StrEnum):
     ONE_OPEN = "one-open"
 
 
+@dataclass(slots=True)
+class Explanation:
+    """The hand values and the sentence that explain a round's losses, worked out when
+    first read (``work``, then dropped). An ordinary showdown decides its losers from the
+    hand table alone; only the event log, a fuzz case's answer or a reader of
+    :attr:`RoundResult.values` needs the values and the words, and a bot match reads
+    neither."""
+
+    work: Callable[[], tuple[dict[int, HandValue], str]] | None
+    values: dict[int, HandValue] = field(default_factory=dict)
+    why: str = ""
+
+    @classmethod
+    def known(cls, values: dict[int, HandValue], why: str) -> Explanation:
+        return cls(None, values, why)
+
+    def read(self) -> Explanation:
+        work = self.work
+        if work is not None:
+            self.values, self.why = work()
+            self.work = None
+        return self
+
+
 @quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class RoundResult:
+    """How a round ended and what it costs (``losses``: lives per seat). ``values`` and
+    ``why`` are read through ``explained`` (see :class:`Explanation`); equality and
+    ``repr`` are a plain frozen dataclass's over the nine public fields."""
+
     reason: EndReason
     at_deal: bool
     by: int | None
@@ -102,8 +131,40 @@ class RoundResult:
     losses: dict[int, int]
     exempt: tuple[int, ...]
     hands: dict[int, tuple[Card, ...]]
-    values: dict[int, HandValue]
-    why: str
+    explained: Explanation
+
+    @property
+    def values(self) -> dict[int, HandValue]:
+        return self.explained.read().values
+
+    @property
+    def why(self) -> str:
+        return self.explained.read().why
+
+    def _fields(self) -> tuple[tuple[str, object], ...]:
+        return (
+            ("reason", self.reason),
+            ("at_deal", self.at_deal),
+            ("by", self.by),
+            ("knocker", self.knocker),
+            ("losses", self.losses),
+            ("exempt", self.exempt),
+            ("hands", self.hands),
+            ("values", self.values),
+            ("why", self.why),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, RoundResult)
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # (as a frozen dataclass of dicts: unhashable)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in self._fields())
+        return f"{self.__class__.__qualname__}({shown})"
 
 
 Emit = Callable[[ev.Record], None]
@@ -311,9 +372,7 @@ class Round:
         self._owed = 0
         # the deal order (clockwise from the dealer's left, the dealer last) and the seat
         # after each: asked at the deal and after every move
-        start = seats.index(dealer)
-        self._order = seats[start + 1 :] + seats[: start + 1]
-        self._ring = dict(zip(seats, seats[1:] + seats[:1], strict=True))
+        self._order, self._ring = kit.seating(seats, dealer)
         self._kit = kit
 
     # ================================================================== construction
@@ -1100,25 +1159,25 @@ class Round:
             penalty = rules.three_sevens.penalty
         else:
             penalty = rules.maximum.penalty_at_deal if at_deal else rules.maximum.penalty_in_play
-        values = self._values()
         by = holders[0]
         if penalty is None or penalty.kind is _SHOWDOWN:
-            losses, why = self.showdown_losses(values)
-            self._finish(reason, at_deal, by, losses, tuple(holders), values, why)
+            self._end_showdown(reason, by, at_deal, tuple(holders))
             return
+        # the flags of each hand, from the table (a hand value's flags are its entry's)
+        packed = self._packed
+        hands = self.hands
+        flags = {s: packed(hands[s]) for s in self.seats}
         names = ", ".join(seat_name(s) for s in holders)
         what = {_END_FEUER: "Feuer", _END_FEUER_LIGHT: "Feuer light"}.get(reason, "31")
         if penalty.kind is _ALL_WITHOUT_SPECIAL:
             losses = {
-                s: penalty.lives
-                for s in self.seats
-                if s not in holders and not values[s].flags & SPECIAL
+                s: penalty.lives for s in self.seats if s not in holders and not flags[s] & SPECIAL
             }
             why = (
                 f"{what} shown by {names}: every player without a special hand loses "
                 f"{penalty.lives}"
             )
-            self._finish(reason, at_deal, by, losses, tuple(holders), values, why)
+            self._finish(reason, at_deal, by, losses, tuple(holders), why)
             return
         losses = {}
         maximum_holders = penalty.maximum_holders
@@ -1127,23 +1186,65 @@ class Round:
             if s in exempt:
                 continue
             lives = penalty.lives
-            if (
-                maximum_holders is not None
-                and reason is not _END_MAXIMUM
-                and values[s].flags & MAXIMUM
-            ):
+            if maximum_holders is not None and reason is not _END_MAXIMUM and flags[s] & MAXIMUM:
                 lives = maximum_holders
             if lives:
                 losses[s] = lives
         why = f"{what} shown by {names}: every other player loses {penalty.lives}"
         if maximum_holders is not None and reason is not _END_MAXIMUM:
             why += f", a holder of 31 loses {maximum_holders}"
-        self._finish(reason, at_deal, by, losses, tuple(holders), values, why)
+        self._finish(reason, at_deal, by, losses, tuple(holders), why)
 
-    def _end_showdown(self, reason: EndReason, by: int | None) -> None:
-        values = self._values()
-        losses, why = self.showdown_losses(values)
-        self._finish(reason, False, by, losses, (), values, why)
+    def _end_showdown(
+        self, reason: EndReason, by: int | None, at_deal: bool = False, exempt: tuple[int, ...] = ()
+    ) -> None:
+        """End the round by the ordinary showdown (also where a special hand's penalty is
+        the showdown: ``exempt`` its holders)."""
+        losses = self._quick_losses()
+        if losses is None:
+            values = self._values()
+            losses, why = self.showdown_losses(values)
+            self._finish(reason, at_deal, by, losses, exempt, why, values)
+            return
+        self._finish(reason, at_deal, by, losses, exempt)
+
+    def _quick_losses(self) -> dict[int, int] | None:
+        """The losses of :meth:`showdown_losses` from the hand table's keys alone, where
+        no hand protects, punishes or needs its points (a complete tie that costs nobody
+        compares points); None where the whole showdown must decide. The same losers in
+        the same order: the lowest keys, of the tied only the last to reach his hand
+        where that rule holds, the knocker's loss where he is not tied."""
+        penalties = self.rules.penalties
+        if penalties.complete_tie is _NOBODY_LOSES:
+            return None
+        seats = self.seats
+        hands = self.hands
+        flat = self._kit.flat
+        keys = {}
+        flags = 0
+        for s in seats:
+            hand = hands[s]
+            packed = (
+                flat[hand[0] << 12 | hand[1] << 6 | hand[2]]
+                if flat is not None and len(hand) == 3
+                else self.evaluator.packed(hand)
+            )
+            flags |= packed
+            keys[s] = packed >> FLAG_BITS
+        if flags & (PUNISHES | PROTECTED):
+            return None
+        low = min(keys.values())
+        losers = [s for s in seats if keys[s] == low]
+        knocker = self.knocker
+        if len(losers) > 1:
+            if penalties.tied_lowest is _LAST_TO_REACH:
+                reached = self.reached
+                latest = max(reached.get(s, 0) for s in losers)
+                losers = [s for s in losers if reached.get(s, 0) == latest]
+            if penalties.knocker_tied is _KNOCKER_TIED_ORDINARY:
+                knocker = None
+        lowest, knocker_lowest = penalties.lowest, penalties.knocker_lowest
+        return {s: knocker_lowest if s == knocker else lowest for s in losers}
 
     def showdown_losses(self, values: dict[int, HandValue]) -> tuple[dict[int, int], str]:
         """The ordinary showdown (2.20–2.22, U17–U19, U23, U47, U48)."""
@@ -1207,16 +1308,64 @@ class Round:
         by: int | None,
         losses: dict[int, int],
         exempt: tuple[int, ...],
-        values: dict[int, HandValue],
-        why: str,
+        why: str | None = None,
+        values: dict[int, HandValue] | None = None,
     ) -> None:
+        """End the round with ``losses``, explained by ``why`` and ``values``: what is not
+        given is worked out when read (without ``why``: the ordinary showdown's words).
+        The work holds no reference back to this round: a cycle would leave every ended
+        round to the cycle collector."""
         self.phase = _PHASE_OVER
         held = self.hands
         hands = {s: tuple(held[s]) for s in self.seats}
+        explained: Explanation
+        if why is None:
+            explained = Explanation(
+                partial(
+                    _showdown_explained,
+                    self.rules,
+                    self.evaluator,
+                    self.seats,
+                    self.knocker,
+                    self.reached,
+                    hands,
+                )
+            )
+        elif values is None:
+            explained = Explanation(
+                partial(_values_explained, self.evaluator, self.seats, hands, why)
+            )
+        else:
+            explained = Explanation.known(values, why)
         result = self.result = RoundResult(
-            reason, at_deal, by, self.knocker, losses, exempt, hands, values, why
+            reason, at_deal, by, self.knocker, losses, exempt, hands, explained
         )
         self.emit((round_ended, result))
+
+
+def _showdown_explained(
+    rules: Rules,
+    evaluator: Evaluator,
+    seats: list[int],
+    knocker: int | None,
+    reached: dict[int, int],
+    hands: dict[int, tuple[Card, ...]],
+) -> tuple[dict[int, HandValue], str]:
+    """The values and the words of an ordinary showdown (:meth:`Round.showdown_losses`)
+    of an ended round, from what decides them."""
+    rnd = Round(rules, evaluator, max(seats) + 1, seats, seats[0])
+    rnd.hands = {s: list(hands[s]) for s in seats}
+    rnd.knocker = knocker
+    rnd.reached = reached
+    values = rnd._values()
+    return values, rnd.showdown_losses(values)[1]
+
+
+def _values_explained(
+    evaluator: Evaluator, seats: list[int], hands: dict[int, tuple[Card, ...]], why: str
+) -> tuple[dict[int, HandValue], str]:
+    """The hand values of an ended round, and its words (``why``, known)."""
+    return evaluator.value_map(hands, seats), why
 
 
 def _kind(kit: RoundKit) -> type[Round]:
@@ -1379,6 +1528,7 @@ __all__ = [
     "DrawRound",
     "Emit",
     "EndReason",
+    "Explanation",
     "Phase",
     "Round",
     "RoundResult",
