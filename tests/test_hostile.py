@@ -161,8 +161,23 @@ def test_no_grandchild_outlives_an_interrupted_run(
 
     pids = tmp_path / "pids"
     monkeypatch.setenv("FAKE_PIDS", str(pids))
-    timer = threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
+    stop = threading.Event()
+
+    def press_ctrl_c() -> None:
+        # once the implementation is in its first case (its child has recorded itself),
+        # however long the loading took on a busy machine
+        deadline = time.monotonic() + 60
+        while not stop.is_set() and not recorded(pids) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if not stop.is_set():
+            os.kill(os.getpid(), signal.SIGINT)
+
+    # Ctrl-C as a terminal delivers it, even when this process was started with SIGINT
+    # ignored (a background job of a shell without job control): Python then installs no
+    # handler of its own, and the signal would be lost.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    presser = threading.Thread(target=press_ctrl_c, daemon=True)
+    presser.start()
     try:
         suite = run_suite(
             catalog,
@@ -174,7 +189,9 @@ def test_no_grandchild_outlives_an_interrupted_run(
             ),
         )
     finally:
-        timer.cancel()
+        stop.set()
+        presser.join()
+        signal.signal(signal.SIGINT, previous)
     assert suite.interrupted and not suite.ok
     assert len(suite.results) == len(RULESETS)
     assert "interrupted" in suite.verdict().line
