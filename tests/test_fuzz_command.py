@@ -513,9 +513,9 @@ def test_nothing_the_implementation_started_outlives_the_run(
 
     if interrupted:
         monkeypatch.setattr(FuzzRun, "_handshake", started_then_interrupted)
-    code, _, _ = _run([*args, "--out", str(tmp_path / "out")], capsys)
+    code, out, err = _run([*args, "--out", str(tmp_path / "out")], capsys)
     timer.cancel()
-    assert code == (130 if interrupted else 0)
+    assert code == (130 if interrupted else 0), out + err
     started = [int(n) for n in pids.read_text(encoding="utf-8").split()]
     assert len(started) > 2  # the implementation and grandchildren that left its session
     deadline = time.monotonic() + 3
