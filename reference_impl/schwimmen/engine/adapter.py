@@ -382,12 +382,13 @@ class Played:
             self._seen = len(match.results)
 
     def step(self, refused: Reason | None) -> None:
-        """The step just played was accepted (``refused`` None) or refused."""
+        """The step just played was accepted (``refused`` None) or refused (its code read
+        as ``_value_``: the ``value`` property costs several times more, every step)."""
         answers = self.answers
         if refused is None:
             answers.append({"accepted": True})
         else:
-            answers.append({"accepted": False, "reason": refused.value})
+            answers.append({"accepted": False, "reason": refused._value_})
         index = len(answers)
         if len(self.match.results) > self._seen:
             self._collect(index)
@@ -410,7 +411,7 @@ def _state(match: Match) -> dict[str, Any]:
     to_move = match.to_move()
     return {
         "to_move": None if to_move is None else seat_name(to_move),
-        "phase": MATCH_OVER_PHASE if match.over else rnd.phase.value,
+        "phase": MATCH_OVER_PHASE if match.over else rnd.phase._value_,
         "dealer": seat_name(match.dealer),
         "middle": None if rnd.middle_hidden else [text(c) for c in rnd.middle],
         "hands": {seat_name(s): [text(c) for c in h] for s, h in sorted(rnd.hands.items())},

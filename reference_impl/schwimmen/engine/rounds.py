@@ -170,9 +170,10 @@ class RoundResult:
 Emit = Callable[[ev.Record], None]
 """What a round hands each event to, as a record (see :data:`schwimmen.protocol.events.Record`)."""
 
-# The hot paths below compare enum members by identity dozens of times a decision. On
-# Python 3.11 reading a member off its class (``Phase.OVER``) takes about 90 ns, because
-# the enum metaclass hooks attribute access; a module constant takes about 10 ns.
+# The hot paths below compare enum members by identity dozens of times a decision (and
+# return reason codes). On Python 3.11 reading a member off its class (``Phase.OVER``)
+# takes about 90 ns, because the enum metaclass hooks attribute access; a module
+# constant takes about 10 ns.
 _ACT_DECLINE = ActionKind.DECLINE
 _ACT_DISCARD = ActionKind.DISCARD
 _ACT_DRAW_DISCARD = ActionKind.DRAW_DISCARD
@@ -199,6 +200,25 @@ _END_ALL_PASSED = EndReason.ALL_PASSED
 _END_STOCK_EXHAUSTED = EndReason.STOCK_EXHAUSTED
 _END_TWO_OPEN = EndReason.TWO_OPEN
 _END_ONE_OPEN = EndReason.ONE_OPEN
+_WHY_ROUND_OVER = Reason.ROUND_OVER
+_WHY_MUST_COMPLETE_SWAP = Reason.MUST_COMPLETE_SWAP
+_WHY_WRONG_PHASE = Reason.WRONG_PHASE
+_WHY_MIDDLE_HIDDEN = Reason.MIDDLE_HIDDEN
+_WHY_MALFORMED = Reason.MALFORMED
+_WHY_NOT_IN_HAND = Reason.NOT_IN_HAND
+_WHY_NOT_IN_MIDDLE = Reason.NOT_IN_MIDDLE
+_WHY_EMPTY_DISCARD = Reason.EMPTY_DISCARD
+_WHY_REDISCARD = Reason.REDISCARD
+_WHY_SWAP_ONE_NOT_ALLOWED = Reason.SWAP_ONE_NOT_ALLOWED
+_WHY_SWAP_ALL_NOT_ALLOWED = Reason.SWAP_ALL_NOT_ALLOWED
+_WHY_TWO_CARD_SWAP = Reason.TWO_CARD_SWAP
+_WHY_NO_PASS = Reason.NO_PASS
+_WHY_PASS_LIMIT = Reason.PASS_LIMIT
+_WHY_MUST_SWAP_AFTER_PASS = Reason.MUST_SWAP_AFTER_PASS
+_WHY_KNOCK_WITH_MOVE = Reason.KNOCK_WITH_MOVE
+_WHY_SECOND_KNOCK = Reason.SECOND_KNOCK
+_WHY_KNOCK_FIRST_TURN = Reason.KNOCK_FIRST_TURN
+_WHY_KNOCK_NEEDS_MAXIMUM = Reason.KNOCK_NEEDS_MAXIMUM
 _SHOWDOWN = PenaltyKind.SHOWDOWN
 _ALL_WITHOUT_SPECIAL = PenaltyKind.ALL_WITHOUT_SPECIAL
 _NOBODY_LOSES = CompleteTie.NOBODY_LOSES
@@ -585,25 +605,25 @@ class Round:
         if phase is _PHASE_TURN and kind is _ACT_SWAP and not action.knock:
             # the commonest question, answered by the checks below in the same order
             if self.middle_hidden:
-                return Reason.MIDDLE_HIDDEN
+                return _WHY_MIDDLE_HIDDEN
             give, take = action.give, action.take
             if len(give) == 1 and len(take) == 1:
                 if give[0] not in self.hands[self.current]:
-                    return Reason.NOT_IN_HAND
+                    return _WHY_NOT_IN_HAND
                 if take[0] not in self.middle:
-                    return Reason.NOT_IN_MIDDLE
-                return None if self._kit.swap_one else Reason.SWAP_ONE_NOT_ALLOWED
+                    return _WHY_NOT_IN_MIDDLE
+                return None if self._kit.swap_one else _WHY_SWAP_ONE_NOT_ALLOWED
         problem = self._why_not_asked(action)
         if problem is not None or phase in _DECIDED_BEFORE_TURN:
             return problem
         seat = self.current
         if kind is _ACT_TURN_UP:
             if not self.middle_hidden:
-                return Reason.WRONG_PHASE
+                return _WHY_WRONG_PHASE
             return None
         if kind is _ACT_SWAP or kind is _ACT_SWAP_ALL:
             if self.middle_hidden:
-                return Reason.MIDDLE_HIDDEN
+                return _WHY_MIDDLE_HIDDEN
             problem = self._why_swap_illegal(action)
             if problem is None and action.knock:
                 after = self._hand_after(seat, action)
@@ -620,7 +640,7 @@ class Round:
                 if problem is not None:
                     return problem
             return self._why_knock_illegal(seat, False)
-        return Reason.WRONG_PHASE
+        return _WHY_WRONG_PHASE
 
     # what the game refuses whatever the phase: the other game's actions
     _refused_kinds: ClassVar[tuple[ActionKind, ...]] = _REFUSED_IN_MIDDLE_GAME
@@ -636,53 +656,53 @@ class Round:
         phase = self.phase
         kind = action.kind
         if phase is _PHASE_OVER:
-            return Reason.ROUND_OVER
+            return _WHY_ROUND_OVER
         if kind in self._refused_kinds:
             return self._refused_reason
         if phase is _PHASE_COMPLETE_SWAP:
             if (kind is not _ACT_SWAP and kind is not _ACT_SWAP_ALL) or action.knock:
-                return Reason.MUST_COMPLETE_SWAP
+                return _WHY_MUST_COMPLETE_SWAP
             return self._why_swap_illegal(action)
         if phase is _PHASE_DEALER_CHOICE:
-            return None if kind in _CHOICES else Reason.WRONG_PHASE
+            return None if kind in _CHOICES else _WHY_WRONG_PHASE
         if phase is _PHASE_REVEAL_OFFER:
-            return None if kind in _OFFER_ANSWERS else Reason.WRONG_PHASE
+            return None if kind in _OFFER_ANSWERS else _WHY_WRONG_PHASE
         if kind in _NOT_ASKED_IN_TURN:
-            return Reason.WRONG_PHASE
+            return _WHY_WRONG_PHASE
         return None
 
     def _why_swap_illegal(self, action: Action) -> Reason | None:
         hand, middle = self.hands[self.current], self.middle
         kit = self._kit
         if action.kind is _ACT_SWAP_ALL:
-            return None if kit.swap_all else Reason.SWAP_ALL_NOT_ALLOWED
+            return None if kit.swap_all else _WHY_SWAP_ALL_NOT_ALLOWED
         give, take = action.give, action.take
         if len(give) == 1 and len(take) == 1:  # the common swap, checked in the same order
             if give[0] not in hand:
-                return Reason.NOT_IN_HAND
+                return _WHY_NOT_IN_HAND
             if take[0] not in middle:
-                return Reason.NOT_IN_MIDDLE
-            return None if kit.swap_one else Reason.SWAP_ONE_NOT_ALLOWED
+                return _WHY_NOT_IN_MIDDLE
+            return None if kit.swap_one else _WHY_SWAP_ONE_NOT_ALLOWED
         if len(give) != len(take) or len(set(give)) != len(give) or len(set(take)) != len(take):
-            return Reason.MALFORMED
+            return _WHY_MALFORMED
         if any(c not in hand for c in give):
-            return Reason.NOT_IN_HAND
+            return _WHY_NOT_IN_HAND
         if any(c not in middle for c in take):
-            return Reason.NOT_IN_MIDDLE
+            return _WHY_NOT_IN_MIDDLE
         if len(give) == 1:
-            return None if kit.swap_one else Reason.SWAP_ONE_NOT_ALLOWED
+            return None if kit.swap_one else _WHY_SWAP_ONE_NOT_ALLOWED
         if len(give) == len(hand):
-            return None if kit.swap_all else Reason.SWAP_ALL_NOT_ALLOWED
-        return Reason.TWO_CARD_SWAP
+            return None if kit.swap_all else _WHY_SWAP_ALL_NOT_ALLOWED
+        return _WHY_TWO_CARD_SWAP
 
     def _why_pass_illegal(self, seat: int) -> Reason | None:
         kit = self._kit
         if kit.pass_forbidden:
-            return Reason.NO_PASS
+            return _WHY_NO_PASS
         if kit.pass_once and seat in self.passed:
-            return Reason.PASS_LIMIT
+            return _WHY_PASS_LIMIT
         if kit.pass_then_swap and seat in self.obliged:
-            return Reason.MUST_SWAP_AFTER_PASS
+            return _WHY_MUST_SWAP_AFTER_PASS
         return None
 
     def _hand_after(self, seat: int, action: Action) -> list[Card]:
@@ -701,21 +721,21 @@ class Round:
         the hand after the move)."""
         kit = self._kit
         if with_move and not kit.knock_after_move:
-            return Reason.KNOCK_WITH_MOVE
+            return _WHY_KNOCK_WITH_MOVE
         if self.last_queue is not None:
-            return Reason.SECOND_KNOCK
+            return _WHY_SECOND_KNOCK
         if kit.knock_once and self.knocker is not None:
-            return Reason.SECOND_KNOCK
+            return _WHY_SECOND_KNOCK
         if seat in self.closed:
-            return Reason.SECOND_KNOCK
+            return _WHY_SECOND_KNOCK
         if kit.knock_not_first_turn and self.moves == 0:
-            return Reason.KNOCK_FIRST_TURN
+            return _WHY_KNOCK_FIRST_TURN
         if kit.knock_not_first_cycle and len(self.moved) < len(self.seats):
-            return Reason.KNOCK_FIRST_TURN
+            return _WHY_KNOCK_FIRST_TURN
         if kit.knock_needs_maximum:
             closing = self.hands[seat] if hand is None else hand
             if not self._packed(closing) & MAXIMUM:
-                return Reason.KNOCK_NEEDS_MAXIMUM
+                return _WHY_KNOCK_NEEDS_MAXIMUM
         return None
 
     def legal_actions(self) -> list[Action]:
@@ -1406,22 +1426,22 @@ class DrawRound(Round):
         kind = action.kind
         if phase is _PHASE_DISCARD:
             if kind is not _ACT_DISCARD:
-                return Reason.WRONG_PHASE
+                return _WHY_WRONG_PHASE
             card = action.give[0]
             if card not in self.hands[self.current]:
-                return Reason.NOT_IN_HAND
+                return _WHY_NOT_IN_HAND
             if card == self.took_from_discard and self._kit.rediscard_forbidden:
-                return Reason.REDISCARD
+                return _WHY_REDISCARD
             return None
         if kind is _ACT_DISCARD:
-            return Reason.WRONG_PHASE
+            return _WHY_WRONG_PHASE
         if kind is _ACT_DRAW_DISCARD:
-            return None if self.discard else Reason.EMPTY_DISCARD
+            return None if self.discard else _WHY_EMPTY_DISCARD
         if kind is _ACT_DRAW_STOCK:
             return None
         if kind is _ACT_KNOCK:
             return self._why_knock_illegal(self.current, False)
-        return Reason.WRONG_PHASE
+        return _WHY_WRONG_PHASE
 
     def _legal_actions(self) -> list[Action]:
         phase = self.phase
