@@ -626,7 +626,8 @@ class Round:
                 return _WHY_MIDDLE_HIDDEN
             problem = self._why_swap_illegal(action)
             if problem is None and action.knock:
-                after = self._hand_after(seat, action)
+                # only closing with 31 looks at the hand the move leaves
+                after = self._hand_after(seat, action) if self._kit.knock_needs_maximum else None
                 problem = self._why_knock_illegal(seat, True, after)
             return problem
         if kind is _ACT_PASS:
