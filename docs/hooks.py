@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import jinja2
 import jinja2.bccache
@@ -57,10 +58,7 @@ from schwimmen.cli.simulate_command import print_simulation, run_simulation  # n
 from schwimmen.conformance.fixtures import load_fixtures  # noqa: E402
 from schwimmen.docsgen import playguide  # noqa: E402
 from schwimmen.docsgen.blocks import anchors, contents, resolve, stash, unstash  # noqa: E402
-from schwimmen.spec.finder import DATA as FINDER_DATA  # noqa: E402
-from schwimmen.spec.finder import load_finder  # noqa: E402
 from schwimmen.docsgen.fixturepages import SearchEntry  # noqa: E402
-from schwimmen.spec.glance import load_glance  # noqa: E402
 from schwimmen.docsgen.inserts import fill  # noqa: E402
 from schwimmen.docsgen.inserts import markers as _markers  # noqa: E402
 from schwimmen.docsgen.markup import ADAPTER_EXAMPLE, CONFORMANCE_DOCS  # noqa: E402
@@ -93,6 +91,9 @@ from schwimmen.resources import conformance_dir, schema_dir, sources_dir, spec_d
 from schwimmen.spec.decisions import load_decisions  # noqa: E402
 from schwimmen.spec.disagreements import load_disagreements  # noqa: E402
 from schwimmen.spec.errors import SpecErrors  # noqa: E402
+from schwimmen.spec.finder import DATA as FINDER_DATA  # noqa: E402
+from schwimmen.spec.finder import load_finder  # noqa: E402
+from schwimmen.spec.glance import load_glance  # noqa: E402
 from schwimmen.spec.loader import Catalog  # noqa: E402
 from schwimmen.spec.model import Ruleset  # noqa: E402
 
@@ -514,6 +515,27 @@ def on_page_context(
             alternate["link"] = f"{lang}/"
         else:
             alternate["link"] = target.url or "./"
+    return context
+
+
+def on_template_context(
+    context: dict[str, Any], template_name: str, config: MkDocsConfig
+) -> dict[str, Any]:
+    """The page "not found" is served at any address that leads nowhere, so its language
+    switch leads to each language's home page. The switch's links are set anew for every
+    page (:func:`on_page_context`) and this page is made after them all: without this it
+    led where the last page built led (after a full build, English meant the fingerprint
+    guide; after a reload of ``serve --dirty``, whichever page was edited last)."""
+    if template_name != "404.html":
+        return context
+    switch = getattr(config.extra, "alternate", None) or config.extra.get("alternate") or ()
+    i18n = _i18n(config)
+    default = str(i18n.default_language) if i18n is not None else "en"
+    base = urlsplit(config.site_url or "/").path.rstrip("/") + "/"
+    for alternate in switch:
+        lang = alternate.get("lang")
+        if lang:
+            alternate["link"] = base if lang == default else f"{base}{lang}/"
     return context
 
 

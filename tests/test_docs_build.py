@@ -863,3 +863,13 @@ def test_no_english_label_on_the_german_player_pages(site: Path, catalog: Catalo
             if re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", text):
                 found.setdefault(path, []).append(f"{words!r} ({key})")
     assert found == {}
+
+
+@needs_mkdocs
+def test_the_page_not_found_switches_to_each_language_home(site: Path) -> None:
+    """The 404 page is served at any address: its language switch leads to the homes, not
+    where the last page built happened to lead."""
+    html = (site / "404.html").read_text(encoding="utf-8")
+    links = re.findall(r'<a href="([^"]*)" hreflang="([^"]*)" class="md-select', html)
+    switch = {lang: href for href, lang in links}
+    assert switch == {"en": "/", "de": "/de/"}
