@@ -251,6 +251,12 @@ _drew = ev.drew
 
 
 _FLAG_MASK = (1 << FLAG_BITS) - 1
+# A three-card hand's place in the hand table is ``a << 12 | b << 6 | c`` (cards below 64):
+# read as ``_AT12[a] + _AT6[b] + c`` it takes two list reads and two additions, which
+# Python 3.11 specialises for ints, where a shift or an ``|`` goes the generic way
+# (callgrind: 3 % fewer instructions for a pagat round).
+_AT12 = [card << 12 for card in range(64)]
+_AT6 = [card << 6 for card in range(64)]
 # The actions without cards, one object each (the ones the text and JSON readers give):
 # the legal list made before every decision reads these constants, and an action taken
 # from it is recognised by identity.
@@ -542,7 +548,7 @@ class Round:
         """``key << 8 | flags`` of a hand (the table's entry)."""
         flat = self._kit.flat
         if flat is not None and len(hand) == 3:
-            return flat[hand[0] << 12 | hand[1] << 6 | hand[2]]
+            return flat[_AT12[hand[0]] + _AT6[hand[1]] + hand[2]]
         return self.evaluator.packed(hand)
 
     def _check_deal(self, seats: Sequence[int]) -> bool:
@@ -553,7 +559,7 @@ class Round:
         if flat is not None:
             for s in seats:
                 h = hands[s]
-                seen |= flat[h[0] << 12 | h[1] << 6 | h[2]]
+                seen |= flat[_AT12[h[0]] + _AT6[h[1]] + h[2]]
         else:
             packed = self.evaluator.packed
             for s in seats:
@@ -1010,7 +1016,7 @@ class Round:
                 self.obliged.discard(seat)
             flat = kit.flat
             packed = (
-                flat[hand[0] << 12 | hand[1] << 6 | hand[2]]
+                flat[_AT12[hand[0]] + _AT6[hand[1]] + hand[2]]
                 if flat is not None
                 else self.evaluator.packed(hand)
             )
@@ -1311,7 +1317,7 @@ class Round:
         for s in seats:
             hand = hands[s]
             packed = (
-                flat[hand[0] << 12 | hand[1] << 6 | hand[2]]
+                flat[_AT12[hand[0]] + _AT6[hand[1]] + hand[2]]
                 if flat is not None and len(hand) == 3
                 else self.evaluator.packed(hand)
             )
@@ -1605,7 +1611,7 @@ class DrawRound(Round):
             self.reached[seat] = moves
             flat = self._kit.flat
             packed = (
-                flat[hand[0] << 12 | hand[1] << 6 | hand[2]]
+                flat[_AT12[hand[0]] + _AT6[hand[1]] + hand[2]]
                 if flat is not None
                 else self.evaluator.packed(hand)
             )
