@@ -1523,8 +1523,19 @@ class DrawRound(Round):
             phase = self.phase
             if phase is _PHASE_TURN:
                 self._lazy = True
-                knocks = 1 if self._why_knock_illegal(self.current, False) is None else 0
-                return (2 if self.discard else 1), knocks
+                moves = 2 if self.discard else 1
+                # _why_knock_illegal(seat, False) is None, its commonest checks first
+                kit = self._kit
+                seat = self.current
+                if (
+                    self.last_queue is not None
+                    or (kit.knock_once and self.knocker is not None)
+                    or seat in self.closed
+                ):
+                    return moves, 0
+                if kit.knock_any_turn and not kit.knock_needs_maximum:
+                    return moves, 1
+                return moves, 1 if self._why_knock_illegal(seat, False) is None else 0
             if phase is _PHASE_DISCARD:
                 self._lazy = True
                 hand = self.hands[self.current]
@@ -1616,6 +1627,11 @@ class DrawRound(Round):
                 else self.evaluator.packed(hand)
             )
             if packed & _ENDS_IN_PLAY and self._check_in_play(seat):
+                return
+            if self.last_queue is None and not self.closed:
+                # _advance(seat, False) before any knock or close: the next seat round
+                self.extra_turn = False
+                self.current = self._ring[seat]
                 return
             self._advance(seat, False)
             return
