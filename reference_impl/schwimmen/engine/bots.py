@@ -34,13 +34,13 @@ class RandomBot:
         self._random = rng.random
 
     def choose(self, match: Match) -> Action:
-        # the round's own list, not copied (an ended match's round lists nothing, as the
-        # match does); a knock is made only when one is picked
+        # only the action picked is made, where the round can (an ended match's round
+        # offers nothing, as the match does)
         rnd = match.round
-        legal, moves, knocks = rnd.options()
+        moves, knocks = rnd.counts()
         if knocks and (not moves or self._random() < KNOCK_PROBABILITY):
             return rnd.knock_option(int(self._random() * knocks))
-        return legal[int(self._random() * moves)]
+        return rnd.move_option(int(self._random() * moves))
 
 
 class GreedyBot:
