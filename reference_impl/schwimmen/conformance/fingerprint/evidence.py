@@ -19,6 +19,7 @@ outcome to compare field by field.
 from __future__ import annotations
 
 import _thread
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -180,7 +181,15 @@ class _Clock:
     """The run's time budget and its progress lines. When the budget is spent the main
     thread is interrupted, as by Ctrl-C: the harness stops its workers and keeps what
     was judged (only the main thread can be interrupted so; elsewhere there is no
-    budget)."""
+    budget).
+
+    The interruption is a simulated SIGINT, which does nothing where Python does not
+    handle SIGINT: in a process started with it ignored, as a shell without job control
+    starts a command put in the background (``schwimmen fingerprint … &`` in a script, a
+    CI job). There the run kept going long past its budget. So while the clock runs,
+    such a process gets a handler that stops the run once the budget is spent and
+    otherwise does what the process was told: nothing for an ignored SIGINT, Ctrl-C's
+    stop where it had the default."""
 
     def __init__(self, budget: float | None, progress: Progress | None) -> None:
         self.budget = budget
@@ -190,9 +199,14 @@ class _Clock:
         self.last = self.started
         self.done = 0
         self.timer: threading.Timer | None = None
+        self.previous: Any = None
 
     def __enter__(self) -> _Clock:
         if self.budget is not None and threading.current_thread() is threading.main_thread():
+            previous = signal.getsignal(signal.SIGINT)
+            if previous in (signal.SIG_IGN, signal.SIG_DFL):
+                self.previous = previous
+                signal.signal(signal.SIGINT, self._on_sigint)
             self.timer = threading.Timer(self.budget, self._stop)
             self.timer.daemon = True
             self.timer.start()
@@ -201,6 +215,13 @@ class _Clock:
     def __exit__(self, *exc: object) -> None:
         if self.timer is not None:
             self.timer.cancel()
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
+
+    def _on_sigint(self, signum: int, frame: object) -> None:
+        if self.spent or self.previous is signal.SIG_DFL:
+            raise KeyboardInterrupt
 
     def _stop(self) -> None:
         self.spent = True
