@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from schwimmen.engine.fastpath import Pick, Step, fast_for
 from schwimmen.engine.hands import Evaluator, evaluator_for
 from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction, Reason
@@ -161,6 +162,11 @@ class Match:
         self._events: list[ev.Event] = []
         self._pending: list[ev.Record] = []
         self._kit = kit_for(rules)
+        fast = fast_for(self._kit)
+        self.pick: Pick = fast.pick
+        """The random bot's decision of this match's rules: ``pick(match.round, random)``
+        (see :mod:`schwimmen.engine.fastpath`)."""
+        self._step: Step = fast.step
         self.round_no = 0
         self.match_no = 1
         self.points = [0] * seats if points is None else list(points)
@@ -443,7 +449,7 @@ class Match:
             if problem is not None:
                 raise IllegalAction(problem)
         try:
-            rnd.apply(action)
+            self._step(rnd, action)
         except RoundTooLong as exc:
             if self._composition is None:
                 raise

@@ -1,0 +1,472 @@
+"""The full engine's decision, generated per rules object: the random bot's pick and the
+commonest moves applied, with only the branches the rules need.
+
+A decision of the full engine asks its rules a dozen questions (may this seat pass, may it
+knock after a move, can a swap wash out the middle, can anybody have closed) before it does
+anything; the answers never change for a rules object. As :mod:`schwimmen.engine.compiled`
+does for the simulation, the functions here are written from a template whose ``#if``
+guards are the rules' parameter values, and compiled once per set of answers:
+
+* ``pick(round, random)``: the action :class:`~schwimmen.engine.bots.RandomBot` takes (a
+  knock with probability :data:`KNOCK_PROBABILITY` where one is legal, otherwise a uniform
+  legal move), drawing the same random numbers in the same order as counting the decision
+  (:meth:`Round.counts`) and making the one action picked (:meth:`Round.move_option`,
+  :meth:`Round.knock_option`) would, counted and made in one step;
+* ``step(round, action)``: :meth:`Round.apply` for the commonest moves (a one-card swap or a
+  pass in a turn of the game with a middle; a draw or a discard in the draw-and-discard
+  game) of an action picked for this decision, which is known to be legal. Every other
+  action, phase or ruleset goes to :meth:`Round.apply` itself.
+
+The events recorded and the state left are the general path's; the differential test
+(``tests/test_fastpath.py``) plays every ruleset and composition both ways. The rules stay
+data: the guards are parameter values, never a ruleset's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import CodeType
+from typing import Any
+
+from schwimmen.engine.compiled import preprocess
+from schwimmen.engine.roundkit import RoundKit
+from schwimmen.engine.rounds import (
+    _ACT_DISCARD,
+    _ACT_DRAW_DISCARD,
+    _ACT_DRAW_STOCK,
+    _ACT_PASS,
+    _ACT_SWAP,
+    _ACTION_DRAW_DISCARD,
+    _ACTION_DRAW_STOCK,
+    _ACTION_KNOCK,
+    _ACTION_PASS,
+    _ACTION_PASS_KNOCK,
+    _ACTION_SWAP_ALL,
+    _ACTION_SWAP_ALL_KNOCK,
+    _AT6,
+    _AT12,
+    _CELLS,
+    _END_KNOCK,
+    _ENDS_IN_PLAY,
+    _PHASE_DISCARD,
+    _PHASE_TURN,
+    Round,
+)
+from schwimmen.protocol import events as ev
+from schwimmen.protocol.actions import Action
+
+KNOCK_PROBABILITY = 0.1
+"""How often the random bot knocks where a knock is legal (the benchmark's workload)."""
+
+Pick = Callable[[Round, Callable[[], float]], Action]
+Step = Callable[[Round, Action], None]
+
+# The random bot's decision through the general path: what ``pick`` does where its
+# counted case does not hold (a list already made, another phase, other hand sizes).
+_GENERAL_PICK = """
+def general(rnd, random):
+    moves, knocks = rnd.counts()
+    if knocks and (not moves or random() < P):
+        return rnd.knock_option(int(random() * knocks))
+    return rnd.move_option(int(random() * moves))
+"""
+
+# The game with a middle. Guards: see _flags. ``rnd.closed`` is only ever filled where a
+# knock closes one player (NL), ``rnd.last_queue`` only where it starts a last cycle.
+_MIDDLE = """
+def pick(rnd, random):
+#if LAZY
+    if rnd._legal is None and rnd.phase is TURN:
+#if HIDDEN
+        if rnd.middle_hidden:
+            return general(rnd, random)
+#endif
+        seat = rnd.current
+        hand = rnd.hands[seat]
+        middle = rnd.middle
+        if len(hand) == 3 and len(middle) == 3:
+#if PASS_FREE
+            moves = MOVES + 1
+#elif PASS_FORBIDDEN
+            pass_ok = False
+            moves = MOVES
+#elif PASS_ONCE
+            pass_ok = seat not in rnd.passed
+            moves = MOVES + pass_ok
+#elif PASS_MUST
+            pass_ok = seat not in rnd.obliged
+            moves = MOVES + pass_ok
+#endif
+            knocks = 0
+            if (
+                True
+#if not NL
+                and rnd.last_queue is None
+#endif
+#if ONE_KNOCK
+                and rnd.knocker is None
+#endif
+#if NL
+                and seat not in rnd.closed
+#endif
+#if NO_FIRST_KNOCK
+                and rnd.moves != 0
+#endif
+#if CYCLE_KNOCK
+                and len(rnd.moved) >= len(rnd.seats)
+#endif
+#if CLOSE_BY_PASSING and not PASS_FREE
+                and pass_ok
+#endif
+            ):
+#if AFTER_MOVE
+                knocks = moves
+#else
+                knocks = 1
+#endif
+            if knocks and random() < P:
+                i = int(random() * knocks)
+#if AFTER_MOVE
+                if i < 9:
+                    g, t = CELLS[i]
+                    action = KNOCK_SWAPS[hand[g]][middle[t]]
+#if SWAP_ALL
+                elif i == 9:
+                    action = A_SWAP_ALL_KNOCK
+#endif
+                else:
+                    action = A_PASS_KNOCK
+#else
+                action = A_KNOCK
+#endif
+            else:
+                i = int(random() * moves)
+                if i < 9:
+                    g, t = CELLS[i]
+                    action = SWAPS[hand[g]][middle[t]]
+#if SWAP_ALL
+                elif i == 9:
+                    action = A_SWAP_ALL
+#endif
+                else:
+                    action = A_PASS
+            rnd._picked = action
+            return action
+#endif
+    return general(rnd, random)
+
+
+def step(rnd, action):
+    if action is not rnd._picked or action.knock or rnd.phase is not TURN:
+        rnd.apply(action)
+        return
+    kind = action.kind
+    if kind is SWAP:
+        if rnd.moves >= rnd.max_turns:
+            raise rnd.too_long()
+        rnd._legal = rnd._picked = None
+        rnd._lazy = False
+        seat = rnd.current
+        hand = rnd.hands[seat]
+        middle = rnd.middle
+        give = action.give
+        take = action.take
+        card = give[0]
+        taken = take[0]
+        hand[hand.index(card)] = taken
+        middle[middle.index(taken)] = card
+        rnd.emit((SWAPPED, seat, give, take))
+        moves = rnd.moves = rnd.moves + 1
+        rnd.moved.add(seat)
+        rnd.reached[seat] = moves
+#if PASS_MUST
+        if rnd.obliged:
+            rnd.obliged.discard(seat)
+#endif
+#if FLAT3
+        if FLAT[AT12[hand[0]] + AT6[hand[1]] + hand[2]] & ENDS and rnd._check_in_play(seat):
+            return
+#else
+        if rnd.evaluator.packed(hand) & ENDS and rnd._check_in_play(seat):
+            return
+#endif
+#if WASHOUT
+        extra = rnd._washout(seat)
+#endif
+#if NL
+        rnd.pass_streak = 0
+        closed = rnd.closed
+        if closed and len(closed) >= len(rnd.seats) and rnd._all_passed():
+            return
+#else
+        if rnd.last_queue is None:
+            rnd.pass_streak = 0
+#endif
+    elif kind is PASS_KIND:
+        if rnd.moves >= rnd.max_turns:
+            raise rnd.too_long()
+        rnd._legal = rnd._picked = None
+        rnd._lazy = False
+        seat = rnd.current
+        rnd.emit((PASSED, seat))
+        rnd.moves += 1
+        rnd.moved.add(seat)
+#if OWN_MOVE
+        if rnd._check_own_move(seat):
+            return
+#endif
+        rnd.passed.add(seat)
+#if PASS_MUST
+        rnd.obliged.add(seat)
+#endif
+#if NL
+        closed = rnd.closed
+        streak = rnd.pass_streak = rnd.pass_streak + 1
+        if streak >= len(rnd.seats) - len(closed) and rnd._all_passed():
+            return
+#else
+        if rnd.last_queue is None:
+            streak = rnd.pass_streak = rnd.pass_streak + 1
+            if streak >= len(rnd.seats) and rnd._all_passed():
+                return
+#endif
+#if WASHOUT
+        extra = False
+#endif
+    else:
+        rnd.apply(action)
+        return
+#if WASHOUT
+    if extra and rnd.extra_turn:
+        rnd.current = seat
+        return
+    rnd.extra_turn = False
+#endif
+#if NL
+    if closed:
+        rnd.current = rnd._next_seat(seat)
+    else:
+        rnd.current = rnd._ring[seat]
+#else
+    queue = rnd.last_queue
+    if queue is None:
+        rnd.current = rnd._ring[seat]
+    elif queue:
+        rnd.current = queue.pop(0)
+    else:
+        rnd._end_showdown(END_KNOCK, rnd.knocker)
+#endif
+"""
+
+# The draw-and-discard game (no middle: no washout, no hidden middle, no pass).
+_DRAW = """
+def pick(rnd, random):
+    if rnd._legal is None:
+        phase = rnd.phase
+        if phase is TURN:
+            moves = 2 if rnd.discard else 1
+            seat = rnd.current
+#if not NL
+            if rnd.last_queue is not None:
+                knocks = 0
+#else
+            if seat in rnd.closed:
+                knocks = 0
+#endif
+#if ONE_KNOCK
+            elif rnd.knocker is not None:
+                knocks = 0
+#endif
+#if ANY_TURN and not REQ_MAX
+            else:
+                knocks = 1
+#else
+            elif rnd._why_knock_illegal(seat, False) is None:
+                knocks = 1
+            else:
+                knocks = 0
+#endif
+            if knocks and random() < P:
+                int(random() * knocks)
+                action = A_KNOCK
+            elif int(random() * moves):
+                action = A_DRAW_DISCARD
+            else:
+                action = A_DRAW_STOCK
+            rnd._picked = action
+            return action
+        if phase is DISCARD_PHASE:
+            hand = rnd.hands[rnd.current]
+#if REDISCARD_FORBIDDEN
+            taken = rnd.took_from_discard
+            if taken is not None:
+                hand = [card for card in hand if card != taken]
+#endif
+            action = rnd._picked = DISCARDS[hand[int(random() * len(hand))]]
+            return action
+    return general(rnd, random)
+
+
+def step(rnd, action):
+    if action is not rnd._picked:
+        rnd.apply(action)
+        return
+    kind = action.kind
+    if kind is DISCARD_KIND:
+        if rnd.moves >= rnd.max_turns:
+            raise rnd.too_long()
+        rnd._legal = rnd._picked = None
+        rnd._lazy = False
+        seat = rnd.current
+        card = action.give[0]
+        hand = rnd.hands[seat]
+        hand.remove(card)
+        rnd.discard.append(card)
+        rnd.emit((DISCARDED, seat, card))
+        moves = rnd.moves = rnd.moves + 1
+        rnd.moved.add(seat)
+        rnd.phase = TURN
+        rnd.took_from_discard = None
+        rnd.reached[seat] = moves
+#if FLAT3
+        if FLAT[AT12[hand[0]] + AT6[hand[1]] + hand[2]] & ENDS and rnd._check_in_play(seat):
+            return
+#else
+        if rnd.evaluator.packed(hand) & ENDS and rnd._check_in_play(seat):
+            return
+#endif
+#if NL
+        if rnd.closed:
+            rnd._advance(seat, False)
+            return
+#else
+        if rnd.last_queue is not None:
+            rnd._advance(seat, False)
+            return
+#endif
+        rnd.extra_turn = False
+        rnd.current = rnd._ring[seat]
+        return
+    if kind is DRAW_STOCK_KIND:
+        stock = rnd.stock
+        if not stock or rnd.moves >= rnd.max_turns:
+            rnd.apply(action)
+            return
+        rnd._legal = rnd._picked = None
+        rnd._lazy = False
+        seat = rnd.current
+        card = stock.pop()
+        rnd.took_from_discard = None
+        rnd.hands[seat].append(card)
+        rnd.emit((DREW, seat, "stock", card))
+        rnd.phase = DISCARD_PHASE
+        return
+    if kind is DRAW_DISCARD_KIND:
+        if rnd.moves >= rnd.max_turns:
+            raise rnd.too_long()
+        rnd._legal = rnd._picked = None
+        rnd._lazy = False
+        seat = rnd.current
+        card = rnd.discard.pop()
+        rnd.took_from_discard = card
+        rnd.hands[seat].append(card)
+        rnd.emit((DREW, seat, "discard", card))
+        rnd.phase = DISCARD_PHASE
+        return
+    rnd.apply(action)
+"""
+
+
+@dataclass(frozen=True)
+class FastPath:
+    """The generated decision of one rules object (see the module's docstring)."""
+
+    source: str
+    pick: Pick
+    step: Step
+
+
+def _flags(kit: RoundKit) -> dict[str, bool]:
+    """The template's guards: each a parameter value (or two) of the rules, read from the
+    kit the general path reads."""
+    cards = kit.rules.cards
+    return {
+        "LAZY": kit.swap_one
+        and not kit.knock_needs_maximum
+        and cards.hand_size == 3
+        and cards.middle_size == 3,
+        "HIDDEN": kit.hidden_middle,
+        "WASHOUT": kit.washout,
+        "SWAP_ALL": kit.swap_all,
+        "OWN_MOVE": kit.own_move != 0,
+        "FLAT3": kit.flat is not None and cards.hand_size == 3,
+        "PASS_FREE": kit.pass_free,
+        "PASS_FORBIDDEN": kit.pass_forbidden,
+        "PASS_ONCE": kit.pass_once,
+        "PASS_MUST": kit.pass_then_swap,
+        "AFTER_MOVE": kit.knock_after_move,
+        "CLOSE_BY_PASSING": not kit.knock_after_move and not kit.knock_instead,
+        "REQ_MAX": kit.knock_needs_maximum,
+        "ONE_KNOCK": kit.knock_once,
+        "NO_FIRST_KNOCK": kit.knock_not_first_turn,
+        "CYCLE_KNOCK": kit.knock_not_first_cycle,
+        "ANY_TURN": kit.knock_any_turn,
+        "NL": not kit.last_cycle,
+        "REDISCARD_FORBIDDEN": kit.rediscard_forbidden,
+    }
+
+
+_CODE: dict[str, CodeType] = {}
+_FAST: dict[int, tuple[RoundKit, FastPath]] = {}
+
+
+def _generate(kit: RoundKit) -> FastPath:
+    template = _DRAW if kit.draw_game else _MIDDLE
+    source = preprocess(_GENERAL_PICK + template, _flags(kit))
+    code = _CODE.get(source)
+    if code is None:
+        code = _CODE[source] = compile(source, "<generated decision>", "exec")
+    namespace: dict[str, Any] = {
+        "P": KNOCK_PROBABILITY,
+        "MOVES": 9 + kit.swap_all,
+        "TURN": _PHASE_TURN,
+        "DISCARD_PHASE": _PHASE_DISCARD,
+        "SWAP": _ACT_SWAP,
+        "PASS_KIND": _ACT_PASS,
+        "DISCARD_KIND": _ACT_DISCARD,
+        "DRAW_STOCK_KIND": _ACT_DRAW_STOCK,
+        "DRAW_DISCARD_KIND": _ACT_DRAW_DISCARD,
+        "SWAPS": kit.swaps,
+        "KNOCK_SWAPS": kit.knock_swaps,
+        "DISCARDS": kit.discards,
+        "CELLS": _CELLS,
+        "FLAT": kit.flat,
+        "AT12": _AT12,
+        "AT6": _AT6,
+        "ENDS": _ENDS_IN_PLAY,
+        "SWAPPED": ev.swapped,
+        "PASSED": ev.passed,
+        "DISCARDED": ev.discarded,
+        "DREW": ev.drew,
+        "END_KNOCK": _END_KNOCK,
+        "A_KNOCK": _ACTION_KNOCK,
+        "A_SWAP_ALL_KNOCK": _ACTION_SWAP_ALL_KNOCK,
+        "A_PASS_KNOCK": _ACTION_PASS_KNOCK,
+        "A_SWAP_ALL": _ACTION_SWAP_ALL,
+        "A_PASS": _ACTION_PASS,
+        "A_DRAW_STOCK": _ACTION_DRAW_STOCK,
+        "A_DRAW_DISCARD": _ACTION_DRAW_DISCARD,
+    }
+    exec(code, namespace)  # the technique of engine.compiled: source made from the rules
+    return FastPath(source, namespace["pick"], namespace["step"])
+
+
+def fast_for(kit: RoundKit) -> FastPath:
+    """The generated decision of ``kit``'s rules (made once per kit)."""
+    found = _FAST.get(id(kit))
+    if found is None or found[0] is not kit:
+        if len(_FAST) > 1024:
+            _FAST.clear()
+        found = _FAST[id(kit)] = (kit, _generate(kit))
+    return found[1]

@@ -1,0 +1,105 @@
+"""The generated decision (engine.fastpath) against the general path, in every ruleset and
+composition of the catalogue: the same random draws pick the same action, and applying it
+records the same events and leaves the same round and match as ``Round.apply``."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+
+from schwimmen.engine.fastpath import KNOCK_PROBABILITY, fast_for
+from schwimmen.engine.match import Match
+from schwimmen.engine.roundkit import kit_for
+from schwimmen.engine.rounds import Round
+from schwimmen.protocol.actions import Action
+from schwimmen.spec.loader import Catalog
+
+
+@cache
+def _catalog() -> Catalog:
+    return Catalog.load()
+
+
+def _names() -> list[str]:
+    catalog = _catalog()
+    compositions = [
+        f"{spec.data['origin']}+{name}" for name, spec in sorted(catalog.house_rules.items())
+    ]
+    return sorted(catalog.rulesets) + compositions
+
+
+def _general_pick(rnd: Round, rng: random.Random) -> Action:
+    """The random bot's policy through the general path (counts, then the one action)."""
+    moves, knocks = rnd.counts()
+    if knocks and (not moves or rng.random() < KNOCK_PROBABILITY):
+        return rnd.knock_option(int(rng.random() * knocks))
+    return rnd.move_option(int(rng.random() * moves))
+
+
+def _general_step(rnd: Round, action: Action) -> None:
+    rnd.apply(action)
+
+
+_CACHES = {"_legal", "_split", "_owed", "_lazy", "_picked", "emit", "_kit", "rules", "evaluator"}
+
+
+def _state(match: Match) -> tuple[Any, ...]:
+    rnd = match.round
+    fields = [(name, getattr(rnd, name)) for name in Round.__slots__ if name not in _CACHES]
+    return (
+        fields,
+        match.lives,
+        match.dealer,
+        match.round_no,
+        match.over,
+        match.winners,
+        sorted(match.eliminated),
+    )
+
+
+def _twins(name: str, seats: int, seed: int) -> tuple[Match, Match]:
+    ruleset = _catalog().resolve(name)
+    general = Match(ruleset, seats, seed=seed, lives=2)
+    # the general path: Round.apply itself for every action
+    general._step = _general_step
+    return Match(ruleset, seats, seed=seed, lives=2), general
+
+
+@pytest.mark.parametrize("name", _names())
+def test_the_generated_decision_is_the_general_path(name: str) -> None:
+    rules = _catalog().resolve(name).rules
+    rng = random.Random(name)
+    low, high = rules.players.min, min(rules.players.max, 6)
+    for game in range(3):
+        seats = low + game % (high - low + 1)
+        fast, general = _twins(name, seats, rng.randrange(1 << 30))
+        draws = random.Random(game)
+        decisions = 0
+        while not fast.over and decisions < 1_500:
+            decisions += 1
+            state = draws.getstate()
+            picked = fast.pick(fast.round, draws.random)
+            draws.setstate(state)
+            expected = _general_pick(general.round, draws)
+            assert picked is expected
+            fast.apply(picked)
+            general.apply(expected)
+            assert fast.events == general.events
+            assert _state(fast) == _state(general)
+        assert general.over == fast.over
+
+
+def test_the_source_holds_only_what_the_rules_need() -> None:
+    """A rules object's generated source leaves out what its rules never do: the draw
+    game has no swaps, and a game where a knock starts a last cycle never asks who has
+    closed."""
+    catalog = _catalog()
+    draw = fast_for(kit_for(catalog.resolve("scat").rules)).source
+    middle = fast_for(kit_for(catalog.resolve("pagat").rules)).source
+    assert "SWAPS" not in draw and "DISCARDS" in draw
+    assert "SWAPS" in middle and "DISCARDS" not in middle
+    assert kit_for(catalog.resolve("pagat").rules).last_cycle
+    assert "rnd.closed" not in middle
