@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 
 from schwimmen.engine.fastpath import KNOCK_PROBABILITY, fast_for
-from schwimmen.engine.match import Match
+from schwimmen.engine.hands import evaluator_for
+from schwimmen.engine.match import Match, shuffled
 from schwimmen.engine.roundkit import kit_for
 from schwimmen.engine.rounds import Round
+from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
 from schwimmen.spec.loader import Catalog
 
@@ -90,6 +92,39 @@ def test_the_generated_decision_is_the_general_path(name: str) -> None:
             assert fast.events == general.events
             assert _state(fast) == _state(general)
         assert general.over == fast.over
+
+
+def _round_state(rnd: Round) -> list[tuple[str, Any]]:
+    return [(name, getattr(rnd, name)) for name in Round.__slots__ if name != "emit"]
+
+
+@pytest.mark.parametrize("name", _names())
+def test_the_generated_deal_is_round_deal(name: str) -> None:
+    """Every number of players, dealers and seats out of the match: the same round, the
+    same events (and where the deal ends the round, the same result)."""
+    rules = _catalog().resolve(name).rules
+    evaluator = evaluator_for(rules)
+    fast = fast_for(kit_for(rules))
+    rng = random.Random(name)
+    for players in range(rules.players.min, min(rules.players.max, 8) + 1):
+        deal, needed = fast.deal_for(players)
+        for _ in range(12):
+            table = players + rng.randrange(3)
+            seats = sorted(rng.sample(range(table), players))
+            dealer = rng.choice(seats)
+            pack = shuffled(evaluator.pack, rng)
+            assert needed <= len(pack)
+            expected_events: list[ev.Record] = []
+            expected = Round.deal(
+                rules, evaluator, table, seats, dealer, pack, expected_events.append, 3, 50
+            )
+            events: list[ev.Record] = []
+            made = deal(
+                rules, evaluator, table, list(seats), dealer, list(pack), events.append, 3, 50
+            )
+            assert type(made) is type(expected)
+            assert _round_state(made) == _round_state(expected)
+            assert events == expected_events
 
 
 def test_the_source_holds_only_what_the_rules_need() -> None:

@@ -24,12 +24,15 @@ data: the guards are parameter values, never a ruleset's name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import CodeType
 from typing import Any
 
 from schwimmen.engine.compiled import preprocess
+from schwimmen.engine.dealing import deal_pattern
+from schwimmen.engine.hands import Evaluator
 from schwimmen.engine.roundkit import RoundKit
 from schwimmen.engine.rounds import (
     _ACT_DISCARD,
@@ -48,13 +51,19 @@ from schwimmen.engine.rounds import (
     _AT12,
     _CELLS,
     _END_KNOCK,
+    _ENDS_AT_DEAL,
     _ENDS_IN_PLAY,
+    _PHASE_DEALER_CHOICE,
     _PHASE_DISCARD,
     _PHASE_TURN,
+    DrawRound,
+    Emit,
     Round,
 )
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
+from schwimmen.protocol.cards import Card
+from schwimmen.spec.rules import Rules
 
 KNOCK_PROBABILITY = 0.1
 """How often the random bot knocks where a knock is legal (the benchmark's workload)."""
@@ -378,13 +387,123 @@ def step(rnd, action):
 """
 
 
+# A round dealt from a shuffled pack, for one number of players (the positions of the
+# deal pattern written in as numbers): Round.deal and Round._after_deal in one step, each
+# of the round's fields set once. The pack is the round's own (Match._next_pack's).
+_DEAL = """
+def deal(rules, evaluator, table_size, seats, dealer, cards, emit, number, max_turns):
+    rnd = NEW(CLS)
+    order, ring = SEATING(seats, dealer)
+    SEATS = order
+    rnd.rules = rules
+    rnd.evaluator = evaluator
+    rnd.table_size = table_size
+    rnd.seats = seats
+    rnd.dealer = dealer
+    rnd._kit = KIT
+    rnd.emit = emit
+    rnd.number = number
+    rnd.max_turns = max_turns
+    rnd.dealt = cards
+    HANDS
+    rnd.hands = {HELD}
+    rnd.middle = MIDDLE
+    rnd.middle_hidden = MIDDLE_HIDDEN
+    rnd.extra = EXTRA
+    rest = cards[REST:]
+#if SET_ASIDE
+    rnd.stock = []
+    rnd.set_aside = rest
+#else
+    rest.reverse()
+    rnd.stock = rest
+    rnd.set_aside = []
+#endif
+    rnd.discard = UPCARD
+    rnd.out = []
+    rnd.phase = TURN
+    rnd.current = -1
+    rnd.moves = 0
+    rnd.moved = set()
+    rnd.pass_streak = 0
+    rnd.passed = set()
+    rnd.obliged = set()
+    rnd.knocker = None
+    rnd.closed = set()
+    rnd.last_queue = None
+    rnd.reached = {REACHED}
+    rnd.offers = []
+    rnd.shown = set()
+    rnd.took_from_discard = None
+    rnd.offers_made = False
+    rnd.extra_turn = False
+    rnd.own_move = OWN_MOVE_FLAGS
+    rnd.result = None
+    rnd._legal = None
+    rnd._split = -1
+    rnd._owed = 0
+    rnd._lazy = False
+    rnd._picked = None
+    rnd._ring = ring
+    rnd._order = order
+    emit((ROUND_STARTED, number, dealer, (SEATS,)))
+    DEALT
+#if HAS_MIDDLE
+    emit((MIDDLE_DEALT, MIDDLE_TUPLE, not MIDDLE_HIDDEN))
+#endif
+#if HAS_EXTRA
+    emit((EXTRA_DEALT, EXTRA_TUPLE))
+#endif
+#if HAS_UPCARD
+    emit((UPCARD_DEALT, rnd.discard[-1]))
+#endif
+#if WASHOUT
+    rnd._washout(None)
+#endif
+#if FLAT3
+    if (SEEN) & ENDS_AT_DEAL and rnd._check_deal(order):
+        return rnd
+#else
+    if rnd._check_deal(order):
+        return rnd
+#endif
+#if HAS_EXTRA
+    rnd.phase = DEALER_CHOICE
+    rnd.current = dealer
+#elif AT_DEAL_MAY
+    rnd._offer_reveals()
+#else
+    rnd.current = SEAT0
+#endif
+    return rnd
+"""
+
+
+Deal = Callable[
+    [Rules, Evaluator, int, list[int], int, list[Card], Emit, int, int],
+    Round,
+]
+"""``deal(rules, evaluator, table_size, seats, dealer, pack, emit, number, max_turns)``:
+:meth:`Round.deal` of a pack the round may keep (a fresh one, as a match's)."""
+
+
 @dataclass(frozen=True)
 class FastPath:
-    """The generated decision of one rules object (see the module's docstring)."""
+    """The generated decision of one rules object (see the module's docstring), and its
+    deal for each number of players (made on first use)."""
 
+    kit: RoundKit
     source: str
     pick: Pick
     step: Step
+    deals: dict[int, tuple[Deal, int]] = field(default_factory=dict)
+
+    def deal_for(self, players: int) -> tuple[Deal, int]:
+        """The deal of ``players`` and the cards it needs (the pack's size at least)."""
+        found = self.deals.get(players)
+        if found is None:
+            found = self.deals[players] = _generate_deal(self.kit, players)
+        return found
 
 
 def _flags(kit: RoundKit) -> dict[str, bool]:
@@ -424,9 +543,6 @@ _FAST: dict[int, tuple[RoundKit, FastPath]] = {}
 def _generate(kit: RoundKit) -> FastPath:
     template = _DRAW if kit.draw_game else _MIDDLE
     source = preprocess(_GENERAL_PICK + template, _flags(kit))
-    code = _CODE.get(source)
-    if code is None:
-        code = _CODE[source] = compile(source, "<generated decision>", "exec")
     namespace: dict[str, Any] = {
         "P": KNOCK_PROBABILITY,
         "MOVES": 9 + kit.swap_all,
@@ -458,8 +574,81 @@ def _generate(kit: RoundKit) -> FastPath:
         "A_DRAW_STOCK": _ACTION_DRAW_STOCK,
         "A_DRAW_DISCARD": _ACTION_DRAW_DISCARD,
     }
-    exec(code, namespace)  # the technique of engine.compiled: source made from the rules
-    return FastPath(source, namespace["pick"], namespace["step"])
+    exec(_compiled(source), namespace)  # as engine.compiled does: source made from the rules
+    return FastPath(kit, source, namespace["pick"], namespace["step"])
+
+
+def _cards(positions: tuple[int, ...], brackets: str) -> str:
+    """The cards at ``positions`` of the pack as a list or tuple display."""
+    items = ", ".join(f"cards[{p}]" for p in positions)
+    if brackets == "()" and len(positions) == 1:
+        items += ","
+    return brackets[0] + items + brackets[1]
+
+
+def _generate_deal(kit: RoundKit, players: int) -> tuple[Deal, int]:
+    pattern = deal_pattern(kit.rules, players)
+    seats = [f"s{i}" for i in range(players)]
+    held = [f"t{i}" for i in range(players)]
+    flags = {
+        "SET_ASIDE": kit.set_aside,
+        "HAS_MIDDLE": bool(pattern.middle),
+        "HAS_EXTRA": bool(pattern.extra),
+        "HAS_UPCARD": bool(pattern.upcard),
+        "WASHOUT": kit.washout,
+        "FLAT3": kit.flat is not None and kit.rules.cards.hand_size == 3,
+        "AT_DEAL_MAY": kit.maximum_at_deal_may,
+    }
+    words = {
+        "SEATS": ", ".join(seats),
+        "HANDS": "\n    ".join(
+            f"{t} = {_cards(p, '()')}" for t, p in zip(held, pattern.hands, strict=True)
+        ),
+        "HELD": ", ".join(f"{s}: list({t})" for s, t in zip(seats, held, strict=True)),
+        "MIDDLE": _cards(pattern.middle, "[]"),
+        "MIDDLE_TUPLE": _cards(pattern.middle, "()"),
+        "MIDDLE_HIDDEN": str(bool(pattern.middle) and kit.hidden_middle),
+        "EXTRA": _cards(pattern.extra, "[]") if pattern.extra else "None",
+        "EXTRA_TUPLE": _cards(pattern.extra, "()"),
+        "UPCARD": _cards(pattern.upcard, "[]"),
+        "REST": str(pattern.rest),
+        "REACHED": ", ".join(f"{s}: 0" for s in seats),
+        "DEALT": "\n    ".join(
+            f"emit((DEALT, {s}, {t}))" for s, t in zip(seats, held, strict=True)
+        ),
+        "SEEN": " | ".join(f"FLAT[AT12[{t}[0]] + AT6[{t}[1]] + {t}[2]]" for t in held),
+        "SEAT0": seats[0],
+    }
+    source = preprocess(_DEAL, flags)
+    source = re.sub(r"\b(" + "|".join(words) + r")\b", lambda m: words[m.group(1)], source)
+    namespace: dict[str, Any] = {
+        "NEW": object.__new__,
+        "CLS": DrawRound if kit.draw_game else Round,
+        "SEATING": kit.seating,
+        "KIT": kit,
+        "TURN": _PHASE_TURN,
+        "DEALER_CHOICE": _PHASE_DEALER_CHOICE,
+        "OWN_MOVE_FLAGS": kit.own_move,
+        "FLAT": kit.flat,
+        "AT12": _AT12,
+        "AT6": _AT6,
+        "ENDS_AT_DEAL": _ENDS_AT_DEAL,
+        "ROUND_STARTED": ev.RoundStarted,
+        "DEALT": ev.Dealt,
+        "MIDDLE_DEALT": ev.MiddleDealt,
+        "EXTRA_DEALT": ev.ExtraDealt,
+        "UPCARD_DEALT": ev.UpcardDealt,
+    }
+    exec(_compiled(source), namespace)
+    return namespace["deal"], pattern.rest
+
+
+def _compiled(source: str) -> CodeType:
+    """The code of ``source``, compiled once (rules objects of equal answers share it)."""
+    code = _CODE.get(source)
+    if code is None:
+        code = _CODE[source] = compile(source, "<generated>", "exec")
+    return code
 
 
 def fast_for(kit: RoundKit) -> FastPath:

@@ -163,6 +163,7 @@ class Match:
         self._pending: list[ev.Record] = []
         self._kit = kit_for(rules)
         fast = fast_for(self._kit)
+        self._fast = fast
         self.pick: Pick = fast.pick
         """The random bot's decision of this match's rules: ``pick(match.round, random)``
         (see :mod:`schwimmen.engine.fastpath`)."""
@@ -318,12 +319,13 @@ class Match:
             )
         else:
             pack = self._next_pack()
-            needed = self._kit.plan(len(seats)).rest
+            deal, needed = self._fast.deal_for(len(seats))
             if len(pack) < needed:
                 raise SetupError(
                     f"a pack of {len(pack)} cards is too small for this deal, which uses {needed}"
                 )
-            self.round = Round.deal(
+            # Round.deal, generated for this number of players (see engine.fastpath)
+            self.round = deal(
                 self.rules,
                 self.evaluator,
                 self.table_size,
