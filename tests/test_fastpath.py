@@ -127,6 +127,18 @@ def test_the_generated_deal_is_round_deal(name: str) -> None:
             assert events == expected_events
 
 
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 24, 32, 36, 52, 64])
+def test_the_written_out_shuffle_is_random_shuffle(size: int) -> None:
+    """The same order, and the generator left in the same state (the next pack too)."""
+    for seed in range(25):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        pack = list(range(100, 100 + size))
+        expected = list(pack)
+        theirs.shuffle(expected)
+        assert shuffled(pack, ours) == expected
+        assert ours.getstate() == theirs.getstate()
+
+
 def test_the_source_holds_only_what_the_rules_need() -> None:
     """A rules object's generated source leaves out what its rules never do: the draw
     game has no swaps, and a game where a knock starts a last cycle never asks who has

@@ -40,13 +40,18 @@ from schwimmen.engine.rounds import (
     _ACT_DRAW_STOCK,
     _ACT_PASS,
     _ACT_SWAP,
+    _ACT_SWAP_ALL,
+    _ACTION_DECLINE,
     _ACTION_DRAW_DISCARD,
     _ACTION_DRAW_STOCK,
+    _ACTION_KEEP,
     _ACTION_KNOCK,
     _ACTION_PASS,
     _ACTION_PASS_KNOCK,
+    _ACTION_SHOW,
     _ACTION_SWAP_ALL,
     _ACTION_SWAP_ALL_KNOCK,
+    _ACTION_TAKE_EXTRA,
     _AT6,
     _AT12,
     _CELLS,
@@ -55,6 +60,7 @@ from schwimmen.engine.rounds import (
     _ENDS_IN_PLAY,
     _PHASE_DEALER_CHOICE,
     _PHASE_DISCARD,
+    _PHASE_REVEAL_OFFER,
     _PHASE_TURN,
     DrawRound,
     Emit,
@@ -75,6 +81,15 @@ Step = Callable[[Round, Action], None]
 # counted case does not hold (a list already made, another phase, other hand sizes).
 _GENERAL_PICK = """
 def general(rnd, random):
+    if rnd._legal is None:
+        # a fixed choice of two, the second where the draw says 1
+        phase = rnd.phase
+        if phase is DEALER_CHOICE:
+            action = rnd._picked = A_TAKE_EXTRA if int(random() * 2) else A_KEEP
+            return action
+        if phase is REVEAL_OFFER:
+            action = rnd._picked = A_DECLINE if int(random() * 2) else A_SHOW
+            return action
     moves, knocks = rnd.counts()
     if knocks and (not moves or random() < P):
         return rnd.knock_option(int(random() * knocks))
@@ -186,31 +201,21 @@ def step(rnd, action):
         hand[hand.index(card)] = taken
         middle[middle.index(taken)] = card
         rnd.emit((SWAPPED, seat, give, take))
-        moves = rnd.moves = rnd.moves + 1
-        rnd.moved.add(seat)
-        rnd.reached[seat] = moves
-#if PASS_MUST
-        if rnd.obliged:
-            rnd.obliged.discard(seat)
-#endif
-#if FLAT3
-        if FLAT[AT12[hand[0]] + AT6[hand[1]] + hand[2]] & ENDS and rnd._check_in_play(seat):
-            return
-#else
-        if rnd.evaluator.packed(hand) & ENDS and rnd._check_in_play(seat):
-            return
-#endif
-#if WASHOUT
-        extra = rnd._washout(seat)
-#endif
-#if NL
-        rnd.pass_streak = 0
-        closed = rnd.closed
-        if closed and len(closed) >= len(rnd.seats) and rnd._all_passed():
-            return
-#else
-        if rnd.last_queue is None:
-            rnd.pass_streak = 0
+AFTER_SWAP
+#if SWAP_ALL
+    elif kind is SWAP_ALL_KIND:
+        if rnd.moves >= rnd.max_turns:
+            raise rnd.too_long()
+        rnd._legal = rnd._picked = None
+        rnd._lazy = False
+        seat = rnd.current
+        hands = rnd.hands
+        old = hands[seat]
+        middle = rnd.middle
+        hand = hands[seat] = list(middle)
+        rnd.middle = list(old)
+        rnd.emit((SWAPPED, seat, tuple(old), tuple(middle)))
+AFTER_SWAP
 #endif
     elif kind is PASS_KIND:
         if rnd.moves >= rnd.max_turns:
@@ -265,6 +270,35 @@ def step(rnd, action):
         rnd.current = queue.pop(0)
     else:
         rnd._end_showdown(END_KNOCK, rnd.knocker)
+#endif
+"""
+
+# What follows a swap of one card or of the whole hand (Round.apply's swap).
+_AFTER_SWAP = """        moves = rnd.moves = rnd.moves + 1
+        rnd.moved.add(seat)
+        rnd.reached[seat] = moves
+#if PASS_MUST
+        if rnd.obliged:
+            rnd.obliged.discard(seat)
+#endif
+#if FLAT3
+        if FLAT[AT12[hand[0]] + AT6[hand[1]] + hand[2]] & ENDS and rnd._check_in_play(seat):
+            return
+#else
+        if rnd.evaluator.packed(hand) & ENDS and rnd._check_in_play(seat):
+            return
+#endif
+#if WASHOUT
+        extra = rnd._washout(seat)
+#endif
+#if NL
+        rnd.pass_streak = 0
+        closed = rnd.closed
+        if closed and len(closed) >= len(rnd.seats) and rnd._all_passed():
+            return
+#else
+        if rnd.last_queue is None:
+            rnd.pass_streak = 0
 #endif
 """
 
@@ -542,6 +576,7 @@ _FAST: dict[int, tuple[RoundKit, FastPath]] = {}
 
 def _generate(kit: RoundKit) -> FastPath:
     template = _DRAW if kit.draw_game else _MIDDLE
+    template = template.replace("AFTER_SWAP\n", _AFTER_SWAP)
     source = preprocess(_GENERAL_PICK + template, _flags(kit))
     namespace: dict[str, Any] = {
         "P": KNOCK_PROBABILITY,
@@ -551,6 +586,13 @@ def _generate(kit: RoundKit) -> FastPath:
         "SWAP": _ACT_SWAP,
         "PASS_KIND": _ACT_PASS,
         "DISCARD_KIND": _ACT_DISCARD,
+        "SWAP_ALL_KIND": _ACT_SWAP_ALL,
+        "DEALER_CHOICE": _PHASE_DEALER_CHOICE,
+        "REVEAL_OFFER": _PHASE_REVEAL_OFFER,
+        "A_KEEP": _ACTION_KEEP,
+        "A_TAKE_EXTRA": _ACTION_TAKE_EXTRA,
+        "A_SHOW": _ACTION_SHOW,
+        "A_DECLINE": _ACTION_DECLINE,
         "DRAW_STOCK_KIND": _ACT_DRAW_STOCK,
         "DRAW_DISCARD_KIND": _ACT_DRAW_DISCARD,
         "SWAPS": kit.swaps,
@@ -649,6 +691,39 @@ def _compiled(source: str) -> CodeType:
     if code is None:
         code = _CODE[source] = compile(source, "<generated>", "exec")
     return code
+
+
+def _shuffle_source(size: int) -> str:
+    """``random.shuffle`` of ``size`` cards written out step by step: each position from
+    the last down swaps with one drawn below it, by ``getrandbits`` of the position's
+    bit length, drawn again while too high (``Random._randbelow_with_getrandbits``)."""
+    lines = ["def shuffle(cards, getrandbits):"]
+    for i in range(size - 1, 0, -1):
+        n, k = i + 1, (i + 1).bit_length()
+        lines += [
+            f"    j = getrandbits({k})",
+            f"    while j >= {n}:",
+            f"        j = getrandbits({k})",
+            f"    cards[{i}], cards[j] = cards[j], cards[{i}]",
+        ]
+    if size < 2:
+        lines.append("    return None")
+    return "\n".join(lines) + "\n"
+
+
+_SHUFFLES: dict[int, Callable[[list[Card], Callable[[int], int]], None]] = {}
+
+
+def shuffler(size: int) -> Callable[[list[Card], Callable[[int], int]], None]:
+    """``shuffle(cards, rng.getrandbits)``: in place, exactly what ``rng.shuffle(cards)``
+    does to a list of ``size`` cards (the same draws in the same order), without a loop:
+    a match shuffles a pack every round."""
+    found = _SHUFFLES.get(size)
+    if found is None:
+        namespace: dict[str, Any] = {}
+        exec(_compiled(_shuffle_source(size)), namespace)
+        found = _SHUFFLES[size] = namespace["shuffle"]
+    return found
 
 
 def fast_for(kit: RoundKit) -> FastPath:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from schwimmen.engine.fastpath import Pick, Step, fast_for
+from schwimmen.engine.fastpath import Pick, Step, fast_for, shuffler
 from schwimmen.engine.hands import Evaluator, evaluator_for
 from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction, Reason
@@ -604,31 +604,14 @@ class Match:
 _Head = tuple[dict[str, Any], dict[str, int], list[str], list[str], list[str]]
 
 
-_STEPS: dict[int, list[tuple[int, int, int]]] = {}
-
-
-def _steps(size: int) -> list[tuple[int, int, int]]:
-    """The steps of ``random.shuffle`` over ``size`` cards: the position ``i`` it fills,
-    from the last down, the ``n = i + 1`` positions it draws from and the bits it draws
-    (``n.bit_length()``, as ``_randbelow_with_getrandbits`` does); made once per size."""
-    found = _STEPS.get(size)
-    if found is None:
-        found = _STEPS[size] = [(i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1)]
-    return found
-
-
 def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:
     """A copy of ``pack`` shuffled by ``rng``: exactly what ``rng.shuffle`` makes of it
     (the same draws from ``getrandbits``, in the same order, so a seed deals the same
-    packs as ever), without a method call per card; a match shuffles once a round."""
+    packs as ever), written out for the pack's size (see :func:`~schwimmen.engine.
+    fastpath.shuffler`); a match shuffles once a round."""
     cards = list(pack)
     if type(rng) is not random.Random:
         rng.shuffle(cards)
         return cards
-    getrandbits = rng.getrandbits
-    for i, n, k in _steps(len(cards)):
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
+    shuffler(len(cards))(cards, rng.getrandbits)
     return cards
