@@ -38,6 +38,7 @@ from schwimmen.engine.rounds import (
     _ACT_DISCARD,
     _ACT_DRAW_DISCARD,
     _ACT_DRAW_STOCK,
+    _ACT_KNOCK,
     _ACT_PASS,
     _ACT_SWAP,
     _ACT_SWAP_ALL,
@@ -182,7 +183,7 @@ def pick(rnd, random):
 
 
 def step(rnd, action):
-    if action is not rnd._picked or action.knock or rnd.phase is not TURN:
+    if action is not rnd._picked or rnd.phase is not TURN:
         rnd.apply(action)
         return
     kind = action.kind
@@ -251,6 +252,13 @@ AFTER_SWAP
     else:
         rnd.apply(action)
         return
+    if action.knock:
+        rnd.emit((KNOCKED, seat))
+        if rnd._knock(seat):
+            return
+#if WASHOUT
+        extra = False
+#endif
 #if WASHOUT
     if extra and rnd.extra_turn:
         rnd.current = seat
@@ -302,6 +310,25 @@ _AFTER_SWAP = """        moves = rnd.moves = rnd.moves + 1
 #endif
 """
 
+# The next seat after a move of the draw game (Round._advance without an extra turn,
+# which only washing out a middle gives).
+_ADVANCE = """
+#if NL
+        if rnd.closed:
+            rnd.current = rnd._next_seat(seat)
+        else:
+            rnd.current = rnd._ring[seat]
+#else
+        queue = rnd.last_queue
+        if queue is None:
+            rnd.current = rnd._ring[seat]
+        elif queue:
+            rnd.current = queue.pop(0)
+        else:
+            rnd._end_showdown(END_KNOCK, rnd.knocker)
+#endif
+"""
+
 # The draw-and-discard game (no middle: no washout, no hidden middle, no pass).
 _DRAW = """
 def pick(rnd, random):
@@ -344,6 +371,11 @@ def pick(rnd, random):
 #if REDISCARD_FORBIDDEN
             taken = rnd.took_from_discard
             if taken is not None:
+                # the card just taken, which may not be thrown again, lies last (the draw
+                # appended it; a pack holds no card twice): the others are the hand but it
+                if hand[-1] == taken:
+                    action = rnd._picked = DISCARDS[hand[int(random() * (len(hand) - 1))]]
+                    return action
                 hand = [card for card in hand if card != taken]
 #endif
             action = rnd._picked = DISCARDS[hand[int(random() * len(hand))]]
@@ -379,17 +411,7 @@ def step(rnd, action):
         if rnd.evaluator.packed(hand) & ENDS and rnd._check_in_play(seat):
             return
 #endif
-#if NL
-        if rnd.closed:
-            rnd._advance(seat, False)
-            return
-#else
-        if rnd.last_queue is not None:
-            rnd._advance(seat, False)
-            return
-#endif
-        rnd.extra_turn = False
-        rnd.current = rnd._ring[seat]
+ADVANCE
         return
     if kind is DRAW_STOCK_KIND:
         stock = rnd.stock
@@ -416,6 +438,23 @@ def step(rnd, action):
         rnd.hands[seat].append(card)
         rnd.emit((DREW, seat, "discard", card))
         rnd.phase = DISCARD_PHASE
+        return
+    if kind is KNOCK_KIND:
+        if rnd.moves >= rnd.max_turns:
+            raise rnd.too_long()
+        rnd._legal = rnd._picked = None
+        rnd._lazy = False
+        seat = rnd.current
+        rnd.moves += 1
+        rnd.moved.add(seat)
+#if OWN_MOVE
+        if rnd._check_own_move(seat):
+            return
+#endif
+        rnd.emit((KNOCKED, seat))
+        if rnd._knock(seat):
+            return
+ADVANCE
         return
     rnd.apply(action)
 """
@@ -576,7 +615,7 @@ _FAST: dict[int, tuple[RoundKit, FastPath]] = {}
 
 def _generate(kit: RoundKit) -> FastPath:
     template = _DRAW if kit.draw_game else _MIDDLE
-    template = template.replace("AFTER_SWAP\n", _AFTER_SWAP)
+    template = template.replace("AFTER_SWAP\n", _AFTER_SWAP).replace("ADVANCE\n", _ADVANCE[1:])
     source = preprocess(_GENERAL_PICK + template, _flags(kit))
     namespace: dict[str, Any] = {
         "P": KNOCK_PROBABILITY,
@@ -587,6 +626,8 @@ def _generate(kit: RoundKit) -> FastPath:
         "PASS_KIND": _ACT_PASS,
         "DISCARD_KIND": _ACT_DISCARD,
         "SWAP_ALL_KIND": _ACT_SWAP_ALL,
+        "KNOCK_KIND": _ACT_KNOCK,
+        "KNOCKED": ev.knocked,
         "DEALER_CHOICE": _PHASE_DEALER_CHOICE,
         "REVEAL_OFFER": _PHASE_REVEAL_OFFER,
         "A_KEEP": _ACTION_KEEP,
