@@ -110,74 +110,48 @@ def pick(rnd, random):
         seat = rnd.current
         hand = rnd.hands[seat]
         middle = rnd.middle
-        if len(hand) == 3 and len(middle) == 3:
+        # (three cards each: the template is used only where hand and middle hold three,
+        # and a turn of the middle game never changes their size)
 #if PASS_FREE
-            moves = MOVES + 1
+        moves = MOVES + 1
 #elif PASS_FORBIDDEN
-            pass_ok = False
-            moves = MOVES
+        pass_ok = False
+        moves = MOVES
 #elif PASS_ONCE
-            pass_ok = seat not in rnd.passed
-            moves = MOVES + pass_ok
+        pass_ok = seat not in rnd.passed
+        moves = MOVES + pass_ok
 #elif PASS_MUST
-            pass_ok = seat not in rnd.obliged
-            moves = MOVES + pass_ok
+        pass_ok = seat not in rnd.obliged
+        moves = MOVES + pass_ok
 #endif
-            knocks = 0
-            if (
-                True
-#if not NL
-                and rnd.last_queue is None
-#endif
-#if ONE_KNOCK
-                and rnd.knocker is None
-#endif
-#if NL
-                and seat not in rnd.closed
-#endif
-#if NO_FIRST_KNOCK
-                and rnd.moves != 0
-#endif
-#if CYCLE_KNOCK
-                and len(rnd.moved) >= len(rnd.seats)
-#endif
-#if CLOSE_BY_PASSING and not PASS_FREE
-                and pass_ok
-#endif
-            ):
+        if KNOCK_OK and random() < P:
+            i = int(random() * KNOCKS)
 #if AFTER_MOVE
-                knocks = moves
-#else
-                knocks = 1
-#endif
-            if knocks and random() < P:
-                i = int(random() * knocks)
-#if AFTER_MOVE
-                if i < 9:
-                    g, t = CELLS[i]
-                    action = KNOCK_SWAPS[hand[g]][middle[t]]
+            if i < 9:
+                g, t = CELLS[i]
+                action = KNOCK_SWAPS[hand[g]][middle[t]]
 #if SWAP_ALL
-                elif i == 9:
-                    action = A_SWAP_ALL_KNOCK
-#endif
-                else:
-                    action = A_PASS_KNOCK
-#else
-                action = A_KNOCK
+            elif i == 9:
+                action = A_SWAP_ALL_KNOCK
 #endif
             else:
-                i = int(random() * moves)
-                if i < 9:
-                    g, t = CELLS[i]
-                    action = SWAPS[hand[g]][middle[t]]
-#if SWAP_ALL
-                elif i == 9:
-                    action = A_SWAP_ALL
+                action = A_PASS_KNOCK
+#else
+            action = A_KNOCK
 #endif
-                else:
-                    action = A_PASS
-            rnd._picked = action
-            return action
+        else:
+            i = int(random() * moves)
+            if i < 9:
+                g, t = CELLS[i]
+                action = SWAPS[hand[g]][middle[t]]
+#if SWAP_ALL
+            elif i == 9:
+                action = A_SWAP_ALL
+#endif
+            else:
+                action = A_PASS
+        rnd._picked = action
+        return action
 #endif
     return general(rnd, random)
 
@@ -188,11 +162,7 @@ def step(rnd, action):
         return
     kind = action.kind
     if kind is SWAP:
-        if rnd.moves >= rnd.max_turns:
-            raise rnd.too_long()
-        rnd._legal = rnd._picked = None
-        rnd._lazy = False
-        seat = rnd.current
+BEGIN
         hand = rnd.hands[seat]
         middle = rnd.middle
         give = action.give
@@ -205,11 +175,7 @@ def step(rnd, action):
 AFTER_SWAP
 #if SWAP_ALL
     elif kind is SWAP_ALL_KIND:
-        if rnd.moves >= rnd.max_turns:
-            raise rnd.too_long()
-        rnd._legal = rnd._picked = None
-        rnd._lazy = False
-        seat = rnd.current
+BEGIN
         hands = rnd.hands
         old = hands[seat]
         middle = rnd.middle
@@ -219,11 +185,7 @@ AFTER_SWAP
 AFTER_SWAP
 #endif
     elif kind is PASS_KIND:
-        if rnd.moves >= rnd.max_turns:
-            raise rnd.too_long()
-        rnd._legal = rnd._picked = None
-        rnd._lazy = False
-        seat = rnd.current
+BEGIN
         rnd.emit((PASSED, seat))
         rnd.moves += 1
         rnd.moved.add(seat)
@@ -279,6 +241,15 @@ AFTER_SWAP
     else:
         rnd._end_showdown(END_KNOCK, rnd.knocker)
 #endif
+"""
+
+# A move's start in the generated step, as Round.apply's: the turn cap, then this
+# decision's legal list and pick are spent.
+_BEGIN = """        if rnd.moves >= rnd.max_turns:
+            raise rnd.too_long()
+        rnd._legal = rnd._picked = None
+        rnd._lazy = False
+        seat = rnd.current
 """
 
 # What follows a swap of one card or of the whole hand (Round.apply's swap).
@@ -389,11 +360,7 @@ def step(rnd, action):
         return
     kind = action.kind
     if kind is DISCARD_KIND:
-        if rnd.moves >= rnd.max_turns:
-            raise rnd.too_long()
-        rnd._legal = rnd._picked = None
-        rnd._lazy = False
-        seat = rnd.current
+BEGIN
         card = action.give[0]
         hand = rnd.hands[seat]
         hand.remove(card)
@@ -428,11 +395,7 @@ ADVANCE
         rnd.phase = DISCARD_PHASE
         return
     if kind is DRAW_DISCARD_KIND:
-        if rnd.moves >= rnd.max_turns:
-            raise rnd.too_long()
-        rnd._legal = rnd._picked = None
-        rnd._lazy = False
-        seat = rnd.current
+BEGIN
         card = rnd.discard.pop()
         rnd.took_from_discard = card
         rnd.hands[seat].append(card)
@@ -440,11 +403,7 @@ ADVANCE
         rnd.phase = DISCARD_PHASE
         return
     if kind is KNOCK_KIND:
-        if rnd.moves >= rnd.max_turns:
-            raise rnd.too_long()
-        rnd._legal = rnd._picked = None
-        rnd._lazy = False
-        seat = rnd.current
+BEGIN
         rnd.moves += 1
         rnd.moved.add(seat)
 #if OWN_MOVE
@@ -609,14 +568,34 @@ def _flags(kit: RoundKit) -> dict[str, bool]:
     }
 
 
+def _knock_ok(flags: dict[str, bool]) -> str:
+    """Whether the mover may knock in a turn of three cards against a face-up middle
+    (Round._why_knock_illegal's checks that the rules ask, in its order), as a condition
+    of the generated pick."""
+    checks = [
+        ("rnd.last_queue is None", not flags["NL"]),
+        ("rnd.knocker is None", flags["ONE_KNOCK"]),
+        ("seat not in rnd.closed", flags["NL"]),
+        ("rnd.moves != 0", flags["NO_FIRST_KNOCK"]),
+        ("len(rnd.moved) >= len(rnd.seats)", flags["CYCLE_KNOCK"]),
+        ("pass_ok", flags["CLOSE_BY_PASSING"] and not flags["PASS_FREE"]),
+    ]
+    return " and ".join(check for check, asked in checks if asked) or "True"
+
+
 _CODE: dict[str, CodeType] = {}
 _FAST: dict[int, tuple[RoundKit, FastPath]] = {}
 
 
 def _generate(kit: RoundKit) -> FastPath:
     template = _DRAW if kit.draw_game else _MIDDLE
+    flags = _flags(kit)
+    template = template.replace("KNOCK_OK", _knock_ok(flags)).replace(
+        "KNOCKS", "moves" if flags["AFTER_MOVE"] else "1"
+    )
     template = template.replace("AFTER_SWAP\n", _AFTER_SWAP).replace("ADVANCE\n", _ADVANCE[1:])
-    source = preprocess(_GENERAL_PICK + template, _flags(kit))
+    template = template.replace("BEGIN\n", _BEGIN)
+    source = preprocess(_GENERAL_PICK + template, flags)
     namespace: dict[str, Any] = {
         "P": KNOCK_PROBABILITY,
         "MOVES": 9 + kit.swap_all,
