@@ -32,7 +32,7 @@ from typing import Any
 
 from schwimmen.engine.compiled import preprocess
 from schwimmen.engine.dealing import deal_pattern
-from schwimmen.engine.hands import Evaluator
+from schwimmen.engine.hands import FLAG_BITS, PROTECTED, PUNISHES, Evaluator
 from schwimmen.engine.roundkit import RoundKit
 from schwimmen.engine.rounds import (
     _ACT_DISCARD,
@@ -71,6 +71,7 @@ from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
 from schwimmen.protocol.cards import Card
 from schwimmen.spec.rules import Rules
+from schwimmen.spec.vocabulary import CompleteTie
 
 KNOCK_PROBABILITY = 0.1
 """How often the random bot knocks where a knock is legal (the benchmark's workload)."""
@@ -95,6 +96,34 @@ def general(rnd, random):
     if knocks and (not moves or random() < P):
         return rnd.knock_option(int(random() * knocks))
     return rnd.move_option(int(random() * moves))
+
+
+def showdown(rnd, reason, by):
+#if QUICK_SHOWDOWN
+    # Round._end_showdown where the hand table alone decides and one hand is lowest
+    hands = rnd.hands
+    seats = rnd.seats
+    keys = {}
+    flags = 0
+    for s in seats:
+        hand = hands[s]
+        packed = FLAT[AT12[hand[0]] + AT6[hand[1]] + hand[2]]
+        flags |= packed
+        keys[s] = packed >> FLAG_BITS
+    if not flags & PUNISHES_OR_PROTECTED:
+        low = min(keys.values())
+        loser = -1
+        for s in seats:
+            if keys[s] == low:
+                if loser >= 0:
+                    break
+                loser = s
+        else:
+            losses = {loser: KNOCKER_LOWEST if loser == rnd.knocker else LOWEST}
+            rnd._finish(reason, False, by, losses, ())
+            return
+#endif
+    rnd._end_showdown(reason, by)
 """
 
 # The game with a middle. Guards: see _flags. ``rnd.closed`` is only ever filled where a
@@ -216,8 +245,32 @@ BEGIN
         return
     if action.knock:
         rnd.emit((KNOCKED, seat))
+#if NL
         if rnd._knock(seat):
             return
+#else
+        # Round._knock where a knock starts a last cycle (nobody has closed: the ring)
+        if rnd.knocker is None:
+            rnd.knocker = seat
+        ring = rnd._ring
+        queue = []
+        probe = ring[seat]
+        while probe != seat:
+            queue.append(probe)
+#if UNTIL_DEALER
+            if probe == rnd.dealer:
+                break
+#endif
+            probe = ring[probe]
+#if UNTIL_DEALER
+        if seat == rnd.dealer:
+            queue = []
+#endif
+        rnd.last_queue = queue
+        if not queue:
+            showdown(rnd, END_KNOCK, seat)
+            return
+#endif
 #if WASHOUT
         extra = False
 #endif
@@ -239,7 +292,7 @@ BEGIN
     elif queue:
         rnd.current = queue.pop(0)
     else:
-        rnd._end_showdown(END_KNOCK, rnd.knocker)
+        showdown(rnd, END_KNOCK, rnd.knocker)
 #endif
 """
 
@@ -296,7 +349,7 @@ _ADVANCE = """
         elif queue:
             rnd.current = queue.pop(0)
         else:
-            rnd._end_showdown(END_KNOCK, rnd.knocker)
+            showdown(rnd, END_KNOCK, rnd.knocker)
 #endif
 """
 
@@ -565,6 +618,10 @@ def _flags(kit: RoundKit) -> dict[str, bool]:
         "ANY_TURN": kit.knock_any_turn,
         "NL": not kit.last_cycle,
         "REDISCARD_FORBIDDEN": kit.rediscard_forbidden,
+        "UNTIL_DEALER": kit.until_dealer,
+        "QUICK_SHOWDOWN": kit.flat is not None
+        and cards.hand_size == 3
+        and kit.rules.penalties.complete_tie is not CompleteTie.NOBODY_LOSES,
     }
 
 
@@ -606,6 +663,10 @@ def _generate(kit: RoundKit) -> FastPath:
         "DISCARD_KIND": _ACT_DISCARD,
         "SWAP_ALL_KIND": _ACT_SWAP_ALL,
         "KNOCK_KIND": _ACT_KNOCK,
+        "FLAG_BITS": FLAG_BITS,
+        "PUNISHES_OR_PROTECTED": PUNISHES | PROTECTED,
+        "LOWEST": kit.rules.penalties.lowest,
+        "KNOCKER_LOWEST": kit.rules.penalties.knocker_lowest,
         "KNOCKED": ev.knocked,
         "DEALER_CHOICE": _PHASE_DEALER_CHOICE,
         "REVEAL_OFFER": _PHASE_REVEAL_OFFER,
