@@ -4,6 +4,7 @@ records the same events and leaves the same round and match as ``Round.apply``."
 
 from __future__ import annotations
 
+import pickle
 import random
 from functools import cache
 from typing import Any
@@ -137,6 +138,24 @@ def test_the_written_out_shuffle_is_random_shuffle(size: int) -> None:
         theirs.shuffle(expected)
         assert shuffled(pack, ours) == expected
         assert ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("name", ["pagat", "scat"])
+def test_a_match_pickles_and_copies_without_its_generated_functions(name: str) -> None:
+    """The generated functions cannot be pickled: a pickled or cloned match takes them
+    again from its rules, and plays on as the original does."""
+    match = Match(_catalog().resolve(name), 4, seed=5)
+    draws = random.Random(1)
+    for _ in range(30):
+        match.apply(match.pick(match.round, draws.random))
+    twins = [pickle.loads(pickle.dumps(match)), match.clone()]
+    for played in [match, *twins]:
+        again = random.Random(2)
+        while not played.over:
+            played.apply(played.pick(played.round, again.random))
+    assert all(twin.events == match.events for twin in twins)
+    # a copy shares the rules, and so the generated functions
+    assert twins[1].pick is match.pick
 
 
 def test_the_source_holds_only_what_the_rules_need() -> None:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from schwimmen.engine.fastpath import Pick, Step, fast_for, shuffler
+from schwimmen.engine.fastpath import FastPath, Pick, Step, fast_for, shuffler
 from schwimmen.engine.hands import Evaluator, evaluator_for
 from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction, Reason
@@ -162,12 +162,12 @@ class Match:
         self._events: list[ev.Event] = []
         self._pending: list[ev.Record] = []
         self._kit = kit_for(rules)
-        fast = fast_for(self._kit)
-        self._fast = fast
-        self.pick: Pick = fast.pick
+        self._fast: FastPath
+        self.pick: Pick
         """The random bot's decision of this match's rules: ``pick(match.round, random)``
         (see :mod:`schwimmen.engine.fastpath`)."""
-        self._step: Step = fast.step
+        self._step: Step
+        self._bind_generated()
         self.round_no = 0
         self.match_no = 1
         self.points = [0] * seats if points is None else list(points)
@@ -193,6 +193,24 @@ class Match:
         self._emit((ev.MatchStarted, self.match_no, seats, self.dealer, start))
         self._start_round(position)
         self._settle()
+
+    def _bind_generated(self) -> None:
+        """Take the functions generated for this match's rules (engine.fastpath)."""
+        fast = self._fast = fast_for(self._kit)
+        self.pick = fast.pick
+        self._step = fast.step
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The match without its generated functions, which are made from source and
+        cannot be pickled; unpickling (and copying) takes them again from the rules."""
+        state = self.__dict__.copy()
+        for name in _GENERATED:
+            del state[name]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind_generated()
 
     @property
     def rng(self) -> random.Random:
@@ -599,6 +617,9 @@ class Match:
             [names[s] for s in self.winners],
         )
 
+
+# the attributes of a match that hold generated functions (not pickled)
+_GENERATED = ("_fast", "pick", "_step")
 
 # an observation's template, lives, swimming, eliminated, winners (see _round_head)
 _Head = tuple[dict[str, Any], dict[str, int], list[str], list[str], list[str]]
