@@ -140,11 +140,11 @@ def test_the_written_out_shuffle_is_random_shuffle(size: int) -> None:
         assert ours.getstate() == theirs.getstate()
 
 
-@pytest.mark.parametrize("name", ["pagat", "scat"])
-def test_a_match_pickles_and_copies_without_its_generated_functions(name: str) -> None:
+def test_a_match_pickles_and_copies_without_its_generated_functions() -> None:
     """The generated functions cannot be pickled: a pickled or cloned match takes them
-    again from its rules, and plays on as the original does."""
-    match = Match(_catalog().resolve(name), 4, seed=5)
+    again from its rules, and plays on as the original does. (Pagat: a kit whose deal
+    plan picks a single card, an upcard, holds a lambda and does not pickle.)"""
+    match = Match(_catalog().resolve("pagat"), 4, seed=5)
     draws = random.Random(1)
     for _ in range(30):
         match.apply(match.pick(match.round, draws.random))

@@ -42,6 +42,7 @@ from schwimmen.engine.rounds import (
     _ACT_PASS,
     _ACT_SWAP,
     _ACT_SWAP_ALL,
+    _ACT_TAKE_EXTRA,
     _ACTION_DECLINE,
     _ACTION_DRAW_DISCARD,
     _ACTION_DRAW_STOCK,
@@ -71,7 +72,10 @@ from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
 from schwimmen.protocol.cards import Card
 from schwimmen.spec.rules import Rules
-from schwimmen.spec.vocabulary import CompleteTie
+from schwimmen.spec.vocabulary import CompleteTie, DealProcedure
+
+# the dealing procedures after which the dealer chooses between two hands
+_CHOOSING = (DealProcedure.EXTRA_HAND_BLIND_CHOICE, DealProcedure.TWO_PACKETS_LOOK_AT_ONE)
 
 KNOCK_PROBABILITY = 0.1
 """How often the random bot knocks where a knock is legal (the benchmark's workload)."""
@@ -186,7 +190,35 @@ def pick(rnd, random):
 
 
 def step(rnd, action):
-    if action is not rnd._picked or rnd.phase is not TURN:
+    phase = rnd.phase
+    if action is not rnd._picked or phase is not TURN:
+#if CHOICE
+        if phase is DEALER_CHOICE and action is rnd._picked:
+            # Round._dealer_choice, then the first turn (no 31 to offer: see #else)
+BEGIN_INNER
+            dealer = rnd.dealer
+            extra = rnd.extra or []
+            take = action.kind is TAKE_EXTRA_KIND
+            if take:
+                hands = rnd.hands
+                rnd.middle, hands[dealer] = list(hands[dealer]), list(extra)
+            else:
+                rnd.middle = list(extra)
+            rnd.extra = None
+            rnd.emit((DEALER_CHOSE, dealer, "take-extra" if take else "keep", tuple(rnd.middle)))
+#if WASHOUT
+            rnd._washout(None)
+#endif
+            if take and rnd._check_deal([dealer]):
+                return
+#if AT_DEAL_MAY
+            rnd._offer_reveals()
+#else
+            rnd.phase = TURN
+            rnd.current = rnd._order[0]
+#endif
+            return
+#endif
         rnd.apply(action)
         return
     kind = action.kind
@@ -619,6 +651,8 @@ def _flags(kit: RoundKit) -> dict[str, bool]:
         "NL": not kit.last_cycle,
         "REDISCARD_FORBIDDEN": kit.rediscard_forbidden,
         "UNTIL_DEALER": kit.until_dealer,
+        "CHOICE": kit.rules.dealing.procedure in _CHOOSING,
+        "AT_DEAL_MAY": kit.maximum_at_deal_may,
         "QUICK_SHOWDOWN": kit.flat is not None
         and cards.hand_size == 3
         and kit.rules.penalties.complete_tie is not CompleteTie.NOBODY_LOSES,
@@ -651,7 +685,8 @@ def _generate(kit: RoundKit) -> FastPath:
         "KNOCKS", "moves" if flags["AFTER_MOVE"] else "1"
     )
     template = template.replace("AFTER_SWAP\n", _AFTER_SWAP).replace("ADVANCE\n", _ADVANCE[1:])
-    template = template.replace("BEGIN\n", _BEGIN)
+    inner = "".join(f"    {line}\n" for line in _BEGIN.splitlines())
+    template = template.replace("BEGIN_INNER\n", inner).replace("BEGIN\n", _BEGIN)
     source = preprocess(_GENERAL_PICK + template, flags)
     namespace: dict[str, Any] = {
         "P": KNOCK_PROBABILITY,
@@ -663,6 +698,8 @@ def _generate(kit: RoundKit) -> FastPath:
         "DISCARD_KIND": _ACT_DISCARD,
         "SWAP_ALL_KIND": _ACT_SWAP_ALL,
         "KNOCK_KIND": _ACT_KNOCK,
+        "TAKE_EXTRA_KIND": _ACT_TAKE_EXTRA,
+        "DEALER_CHOSE": ev.DealerChose,
         "FLAG_BITS": FLAG_BITS,
         "PUNISHES_OR_PROTECTED": PUNISHES | PROTECTED,
         "LOWEST": kit.rules.penalties.lowest,
