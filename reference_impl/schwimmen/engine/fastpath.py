@@ -1,5 +1,5 @@
-"""The full engine's decision, generated per rules object: the random bot's pick and the
-commonest moves applied, with only the branches the rules need.
+"""The full engine's hot paths, generated per rules object: the random bot's pick, the
+commonest moves applied, the deal and the shuffle, with only the branches the rules need.
 
 A decision of the full engine asks its rules a dozen questions (may this seat pass, may it
 knock after a move, can a swap wash out the middle, can anybody have closed) before it does
@@ -12,14 +12,19 @@ guards are the rules' parameter values, and compiled once per set of answers:
   legal move), drawing the same random numbers in the same order as counting the decision
   (:meth:`Round.counts`) and making the one action picked (:meth:`Round.move_option`,
   :meth:`Round.knock_option`) would, counted and made in one step;
-* ``step(round, action)``: :meth:`Round.apply` for the commonest moves (a one-card swap or a
-  pass in a turn of the game with a middle; a draw or a discard in the draw-and-discard
-  game) of an action picked for this decision, which is known to be legal. Every other
-  action, phase or ruleset goes to :meth:`Round.apply` itself.
+* ``step(round, action)``: :meth:`Round.apply` for the commonest moves of an action picked
+  for this decision, which is known to be legal: in the game with a middle a swap of one
+  card or of the whole hand, a pass, each with the knock after it, and the dealer's choice;
+  in the draw-and-discard game a draw, a discard and a knock. A last cycle's queue and a
+  showdown of one lowest hand are made there too. Every other action, phase or ruleset
+  goes to :meth:`Round.apply` itself;
+* ``deal``, per number of players (:meth:`FastPath.deal_for`): :meth:`Round.deal` with the
+  deal pattern's positions written in;
+* :func:`shuffler`: ``random.shuffle`` written out for a pack's size.
 
 The events recorded and the state left are the general path's; the differential test
-(``tests/test_fastpath.py``) plays every ruleset and composition both ways. The rules stay
-data: the guards are parameter values, never a ruleset's name.
+(``tests/test_fastpath.py``) plays and deals every ruleset and composition both ways. The
+rules stay data: the guards are parameter values, never a ruleset's name.
 """
 
 from __future__ import annotations
