@@ -10,11 +10,12 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
+from schwimmen.engine.fastpath import KNOCK_PROBABILITY
 from schwimmen.engine.hands import FLAG_BITS, Evaluator
 from schwimmen.engine.match import Match
 from schwimmen.protocol.actions import Action, ActionKind
 
-KNOCK_PROBABILITY = 0.1
+__all__ = ["KNOCK_PROBABILITY", "Bot", "GreedyBot", "RandomBot", "is_knock"]
 
 
 class Bot(Protocol):
@@ -34,13 +35,9 @@ class RandomBot:
         self._random = rng.random
 
     def choose(self, match: Match) -> Action:
-        # only the action picked is made, where the round can (an ended match's round
-        # offers nothing, as the match does)
-        rnd = match.round
-        moves, knocks = rnd.counts()
-        if knocks and (not moves or self._random() < KNOCK_PROBABILITY):
-            return rnd.knock_option(int(self._random() * knocks))
-        return rnd.move_option(int(self._random() * moves))
+        # the decision generated for the match's rules counts the legal actions and makes
+        # only the one picked (see engine.fastpath); an ended match's round offers nothing
+        return match.pick(match.round, self._random)
 
 
 class GreedyBot:

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from schwimmen.engine.fastpath import FastPath, Pick, Step, fast_for, shuffler
 from schwimmen.engine.hands import Evaluator, evaluator_for
 from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction, Reason
@@ -161,6 +162,12 @@ class Match:
         self._events: list[ev.Event] = []
         self._pending: list[ev.Record] = []
         self._kit = kit_for(rules)
+        self._fast: FastPath
+        self.pick: Pick
+        """The random bot's decision of this match's rules: ``pick(match.round, random)``
+        (see :mod:`schwimmen.engine.fastpath`)."""
+        self._step: Step
+        self._bind_generated()
         self.round_no = 0
         self.match_no = 1
         self.points = [0] * seats if points is None else list(points)
@@ -186,6 +193,24 @@ class Match:
         self._emit((ev.MatchStarted, self.match_no, seats, self.dealer, start))
         self._start_round(position)
         self._settle()
+
+    def _bind_generated(self) -> None:
+        """Take the functions generated for this match's rules (engine.fastpath)."""
+        fast = self._fast = fast_for(self._kit)
+        self.pick = fast.pick
+        self._step = fast.step
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The match without its generated functions, which are made from source and
+        cannot be pickled; unpickling (and copying) takes them again from the rules."""
+        state = self.__dict__.copy()
+        for name in _GENERATED:
+            del state[name]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind_generated()
 
     @property
     def rng(self) -> random.Random:
@@ -312,12 +337,13 @@ class Match:
             )
         else:
             pack = self._next_pack()
-            needed = self._kit.plan(len(seats)).rest
+            deal, needed = self._fast.deal_for(len(seats))
             if len(pack) < needed:
                 raise SetupError(
                     f"a pack of {len(pack)} cards is too small for this deal, which uses {needed}"
                 )
-            self.round = Round.deal(
+            # Round.deal, generated for this number of players (see engine.fastpath)
+            self.round = deal(
                 self.rules,
                 self.evaluator,
                 self.table_size,
@@ -443,7 +469,7 @@ class Match:
             if problem is not None:
                 raise IllegalAction(problem)
         try:
-            rnd.apply(action)
+            self._step(rnd, action)
         except RoundTooLong as exc:
             if self._composition is None:
                 raise
@@ -592,35 +618,21 @@ class Match:
         )
 
 
+# the attributes of a match that hold generated functions (not pickled)
+_GENERATED = ("_fast", "pick", "_step")
+
 # an observation's template, lives, swimming, eliminated, winners (see _round_head)
 _Head = tuple[dict[str, Any], dict[str, int], list[str], list[str], list[str]]
-
-
-_STEPS: dict[int, list[tuple[int, int, int]]] = {}
-
-
-def _steps(size: int) -> list[tuple[int, int, int]]:
-    """The steps of ``random.shuffle`` over ``size`` cards: the position ``i`` it fills,
-    from the last down, the ``n = i + 1`` positions it draws from and the bits it draws
-    (``n.bit_length()``, as ``_randbelow_with_getrandbits`` does); made once per size."""
-    found = _STEPS.get(size)
-    if found is None:
-        found = _STEPS[size] = [(i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1)]
-    return found
 
 
 def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:
     """A copy of ``pack`` shuffled by ``rng``: exactly what ``rng.shuffle`` makes of it
     (the same draws from ``getrandbits``, in the same order, so a seed deals the same
-    packs as ever), without a method call per card; a match shuffles once a round."""
+    packs as ever), written out for the pack's size (see :func:`~schwimmen.engine.
+    fastpath.shuffler`); a match shuffles once a round."""
     cards = list(pack)
     if type(rng) is not random.Random:
         rng.shuffle(cards)
         return cards
-    getrandbits = rng.getrandbits
-    for i, n, k in _steps(len(cards)):
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
+    shuffler(len(cards))(cards, rng.getrandbits)
     return cards

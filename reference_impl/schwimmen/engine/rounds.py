@@ -1409,7 +1409,9 @@ class Round:
         round to the cycle collector."""
         self.phase = _PHASE_OVER
         held = self.hands
-        hands = {s: tuple(held[s]) for s in self.seats}
+        hands = {}
+        for s in self.seats:
+            hands[s] = tuple(held[s])
         explained: Explanation
         if why is None:
             explained = Explanation(
