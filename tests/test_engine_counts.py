@@ -1,7 +1,9 @@
 """A random bot reads a decision's legal list without the list: ``Round.counts`` and
 ``Round.move_option`` make only the action picked. They must count what the list holds and
 give the very object it holds there, in every ruleset and every phase, so that the bot
-picks the same action for the same random draws as one that reads the whole list."""
+picks the same action for the same random draws as one that reads the whole list. The
+observation names a counted decision's actions without the list (``Round.legal_texts``):
+the texts must be the list's, in its order."""
 
 from __future__ import annotations
 
@@ -47,12 +49,14 @@ def test_counted_options_are_the_legal_list(name: str) -> None:
             decisions += 1
             # what the bot's counting gives, on a copy where nothing was listed yet
             twin = match.clone()
+            texts = twin.round.legal_texts()
             moves, knocks = twin.round.counts()
             picked = [twin.round.move_option(i) for i in range(moves)]
             _legal, listed_moves, listed_knocks = match.round.options()
             assert (moves, knocks) == (listed_moves, listed_knocks)
             listed = match.legal_actions()
             assert picked == listed[:moves]
+            assert texts == [action.text for action in listed]
             # the same draws pick the same action, and the action applies as one listed
             state = rng.getstate()
             counted = RandomBot(rng).choose(twin)

@@ -28,7 +28,7 @@ from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction, Reason
 from schwimmen.engine.rotation import next_dealer
 from schwimmen.engine.roundkit import kit_for
-from schwimmen.engine.rounds import Emit, Phase, Round, RoundResult
+from schwimmen.engine.rounds import _AT6, _AT12, Emit, Phase, Round, RoundResult
 from schwimmen.engine.turncap import MAX_TURNS, RoundTooLong
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
@@ -512,10 +512,11 @@ class Match:
         hand one card too long (the draw-and-discard game), where no value is defined.
         The observation is asked for before every decision (issue 21: under 5 µs), so
         the part that changes only between rounds (dealer, lives, swimming, eliminated,
-        winners) is built once a round, with a template of the whole observation that is
-        copied in one step and filled in; the rest comes from card texts, remembered value
-        forms and the legal actions already listed. Nothing a caller can change is shared
-        with the next observation."""
+        winners) is built once a round, with a template of the whole observation per seat
+        that is copied in one step and filled in; the rest comes from card texts,
+        remembered value forms and the legal texts (named without making the legal list
+        where the round counts its actions, see :meth:`Round.legal_texts`). Nothing a
+        caller can change is shared with the next observation."""
         if not 0 <= seat < self.table_size:
             raise ValueError(
                 f"no seat {seat} at a table of {self.table_size} (seats 0 to {self.table_size - 1})"
@@ -526,7 +527,8 @@ class Match:
         # the round's fields come with a copy of its template (a dict copied whole is
         # cheaper than one built key by key), and the rest is set in the template's order;
         # the lists and the lives are copied, as the caller may change what it gets
-        template, lives, swimming, eliminated, winners = head
+        templates, lives, swimming, eliminated, winners = head
+        template = templates[seat]
         rnd = self.round
         names = self._names
         text = CARD_TEXT
@@ -539,7 +541,6 @@ class Match:
         knocker = rnd.knocker
         closed = rnd.closed
         obs = template.copy()
-        obs["seat"] = names[seat]
         if not template["match_over"]:
             obs["phase"] = phase._value_
         obs["to_move"] = None if to_move is None else names[to_move]
@@ -551,7 +552,8 @@ class Match:
         elif len(hand) == 3:
             h0, h1, h2 = hand
             obs["hand"] = [text[h0], text[h1], text[h2]]
-            key = h0 << 12 | h1 << 6 | h2
+            # the forms' key h0 << 12 | h1 << 6 | h2, read as the round reads its table
+            key = _AT12[h0] + _AT6[h1] + h2
         else:
             obs["hand"] = [text[c] for c in hand]
         if hidden:
@@ -582,14 +584,14 @@ class Match:
 
     def _round_head(self) -> _Head:
         """The part of every observation that holds for the whole round: a template of
-        the observation in its key order (the fields of the round filled in, the others
-        at their value when empty), and the lives and seat lists that each observation
-        copies."""
+        the observation for each seat in its key order (the seat and the fields of the
+        round filled in, the others at their value when empty), and the lives and seat
+        lists that each observation copies."""
         names = self._names
         lives = self.lives
         eliminated = self.eliminated
         template: dict[str, Any] = {
-            "seat": None,
+            "seat": names[0],
             "dealer": names[self.dealer],
             "round": self.round_no,
             "phase": MATCH_OVER_PHASE,
@@ -608,7 +610,7 @@ class Match:
             "winners": None,
         }
         return (
-            template,
+            [{**template, "seat": name} for name in names],
             dict(zip(names, lives, strict=True)),
             [names[s] for s, n in enumerate(lives) if n == 0 and s not in eliminated]
             if self._swim
@@ -622,7 +624,7 @@ class Match:
 _GENERATED = ("_fast", "pick", "_step")
 
 # an observation's template, lives, swimming, eliminated, winners (see _round_head)
-_Head = tuple[dict[str, Any], dict[str, int], list[str], list[str], list[str]]
+_Head = tuple[list[dict[str, Any]], dict[str, int], list[str], list[str], list[str]]
 
 
 def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:

@@ -105,7 +105,13 @@ class RoundKit:
     rediscard_forbidden: bool
     swaps: list[list[Action]]
     knock_swaps: list[list[Action]]
+    swap_texts: list[list[str]]
+    """The text of each action of ``swaps``, indexed the same way ("" where none)."""
+    knock_swap_texts: list[list[str]]
+    """The text of each action of ``knock_swaps``, indexed the same way."""
     discards: list[Action]
+    discard_texts: list[str]
+    """The text of each action of ``discards``, indexed the same way ("" where none)."""
     plans: dict[int, DealPlan] = field(default_factory=dict)
     seatings: dict[tuple[int, ...], tuple[list[int], dict[int, int]]] = field(default_factory=dict)
 
@@ -160,11 +166,24 @@ def own_move_flags(rules: Rules) -> int:
     return flags
 
 
+def _texts(table: list[list[Action]], pack: Sequence[Card]) -> list[list[str]]:
+    """The texts of a swap table's actions of ``pack`` in the table's shape: the
+    observation names a decision's swaps by indexing it, as the legal list does."""
+    out = [[""] * len(row) for row in table]
+    for give in pack:
+        for take in pack:
+            out[give][take] = table[give][take].text
+    return out
+
+
 def _make(rules: Rules, table: bool) -> RoundKit:
     evaluator = evaluator_for(rules, table=table)
     turns, knocking, maximum = rules.turns, rules.knocking, rules.maximum
     pack = evaluator.pack
     draw = turns.move is MoveKind.DRAW_AND_DISCARD
+    swaps = [] if draw else swap_table(pack)
+    knock_swaps = [] if draw else swap_table(pack, knock=True)
+    discards = discard_table(pack) if draw else []
     return RoundKit(
         rules=rules,
         evaluator=evaluator,
@@ -194,9 +213,12 @@ def _make(rules: Rules, table: bool) -> RoundKit:
         last_cycle=knocking.then is AfterKnock.LAST_CYCLE,
         until_dealer=knocking.last_cycle is LastCycle.UNTIL_DEALER,
         rediscard_forbidden=rules.draw.rediscard is Rediscard.FORBIDDEN,
-        swaps=[] if draw else swap_table(pack),
-        knock_swaps=[] if draw else swap_table(pack, knock=True),
-        discards=discard_table(pack) if draw else [],
+        swaps=swaps,
+        knock_swaps=knock_swaps,
+        swap_texts=_texts(swaps, pack) if swaps else [],
+        knock_swap_texts=_texts(knock_swaps, pack) if knock_swaps else [],
+        discards=discards,
+        discard_texts=[(a.text if a is not None else "") for a in discards],
     )
 
 
