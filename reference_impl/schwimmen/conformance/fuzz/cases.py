@@ -448,15 +448,22 @@ class _Legal:
         return self._list[start:stop]
 
     def pick(self, what: str, pick: int) -> Action | None:
-        """``of(what)[pick % len(of(what))]`` (None when there is none), read straight
-        from the legal list where the category's moves lie in one span of it."""
+        """``of(what)[pick % len(of(what))]`` (None when there is none), taken from the
+        round (``Round.move_option``, ``Round.knock_option``) where the category's
+        actions lie in one span of the legal list: the very object the list holds
+        there, which the round then applies without looking for it in the list."""
         if self._present is None:
             self.categories()
-        if self._by is None and what != "knock":
+        if self._by is None:
             span = self._spans.get(what)
             if span is not None:
                 start, stop = span
-                return self._list[start + pick % (stop - start)] if stop > start else None
+                if what != "knock":
+                    if stop <= start:
+                        return None
+                    return self.match.round.move_option(start + pick % (stop - start))
+                if start == stop and self._knocks:  # the knocks alone, after the moves
+                    return self.match.round.knock_option(pick % self._knocks)
         chosen = self.of(what)
         return chosen[pick % len(chosen)] if chosen else None
 
@@ -467,19 +474,21 @@ _NOTHING: list[Action] = []
 
 def _step(
     match: Match, decision: Decision, legal: _Legal | None = None
-) -> tuple[int | None, Action | None] | None:
-    """The step a decision makes now: (seat, action), (None, None) for the table's next
-    match, or None when it makes none here (``legal``: the point's, when the caller has
-    it, and with it the probes refused there)."""
+) -> tuple[int | None, Action | None, Reason | None] | None:
+    """The step a decision makes now: (seat, action, refused), (None, None, refused) for
+    the table's next match, or None when it makes none here (``legal``: the point's,
+    when the caller has it, and with it the probes refused there). ``refused`` is the
+    reason code of a probe (the reference refuses it, and asking the match again would
+    only raise that refusal), None for a step that is still to be played."""
     if decision.what == TABLE:
-        return None, None
+        return None, None, None
     if decision.what == PROBE:
         probe = choose(match, decision.pick, None if legal is None else legal.refused())
-        return None if probe is None else (probe.seat, probe.action)
+        return None if probe is None else (probe.seat, probe.action, probe.reason)
     action = (legal or _Legal(match)).pick(decision.what, decision.pick)
     if action is None:
         return None
-    return match.to_move(), action
+    return match.to_move(), action, None
 
 
 def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Playthrough | None:
@@ -545,23 +554,23 @@ def play(ruleset: Ruleset, plan: Plan, rng: random.Random | None = None) -> Play
         # Play the step: accepted (refused None), or refused as a probe should be (the
         # case expects the same refusal), or it needed a pack the plan does not have
         # (too short for the table: cut for fewer players than the next match seats).
-        seat, action = step
-        refused: Reason | None = None
-        try:
-            if action is None:
-                match.next_match()
-            else:
-                match.apply(action, seat)
-        except IllegalAction as exc:
-            refused = exc.reason
-        except SetupError:
-            exact = False
-            break
+        seat, action, refused = step
+        if refused is None:
+            try:
+                if action is None:
+                    match.next_match()
+                else:
+                    match.apply(action, seat)
+            except IllegalAction as exc:
+                refused = exc.reason
+            except SetupError:
+                exact = False
+                break
         if match.round_no > len(packs):
             exact = False  # the match went a step further than the case
             break  # that step dealt a round from a pack the case would not give
         used.append(decision)
-        steps.append(step)
+        steps.append((seat, action))
         played.step(refused)
         if refused is None:
             legal = _Legal(match)
