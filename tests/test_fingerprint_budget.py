@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -72,3 +73,23 @@ def test_a_hanging_engine_is_stopped_by_the_budget_in_a_background_job() -> None
     assert done.returncode == 1, done.stdout + done.stderr
     assert elapsed < 40, elapsed
     assert "time budget of 6 s" in done.stdout, done.stdout
+
+
+def test_an_interruption_lost_in_a_callback_is_given_again() -> None:
+    """Python only reports an exception raised in a weakref callback: the budget's
+    interruption landing there was lost, and a CI run went on for 725 s of a 6 s budget."""
+
+    class Thing:
+        pass
+
+    def callback(_: object) -> None:
+        _wait(1.0)  # the budget is spent in here
+
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt), _Clock(0.2, None) as clock:
+        thing = Thing()
+        ref = weakref.ref(thing, callback)
+        del thing
+        _wait(10)
+    assert ref() is None
+    assert clock.spent and time.monotonic() - started < 5

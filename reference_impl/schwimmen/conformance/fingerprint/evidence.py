@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import _thread
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -189,7 +190,14 @@ class _Clock:
     CI job). There the run kept going long past its budget. So while the clock runs,
     such a process gets a handler that stops the run once the budget is spent and
     otherwise does what the process was told: nothing for an ignored SIGINT, Ctrl-C's
-    stop where it had the default."""
+    stop where it had the default.
+
+    The interruption is also lost where it lands while Python runs a callback whose
+    exceptions it only reports (a weakref callback, a ``__del__``): there the
+    KeyboardInterrupt goes to ``sys.unraisablehook`` and the run goes on. A CI run saw a
+    6 s budget end in a ``WeakSet`` callback and the run last 725 s. So while the clock
+    runs, a KeyboardInterrupt of the spent budget that reaches that hook is given to the
+    main thread again, once the callback has returned."""
 
     def __init__(self, budget: float | None, progress: Progress | None) -> None:
         self.budget = budget
@@ -200,6 +208,7 @@ class _Clock:
         self.done = 0
         self.timer: threading.Timer | None = None
         self.previous: Any = None
+        self.unraisable: Any = None
 
     def __enter__(self) -> _Clock:
         if self.budget is not None and threading.current_thread() is threading.main_thread():
@@ -207,6 +216,8 @@ class _Clock:
             if previous in (signal.SIG_IGN, signal.SIG_DFL):
                 self.previous = previous
                 signal.signal(signal.SIGINT, self._on_sigint)
+            self.unraisable = sys.unraisablehook
+            sys.unraisablehook = self._on_unraisable
             self.timer = threading.Timer(self.budget, self._stop)
             self.timer.daemon = True
             self.timer.start()
@@ -218,6 +229,18 @@ class _Clock:
         if self.previous is not None:
             signal.signal(signal.SIGINT, self.previous)
             self.previous = None
+        if self.unraisable is not None:
+            sys.unraisablehook = self.unraisable
+            self.unraisable = None
+
+    def _on_unraisable(self, unraisable: Any) -> None:
+        if self.spent and isinstance(unraisable.exc_value, KeyboardInterrupt):
+            # from another thread a moment later: raised here, it would be lost again
+            again = threading.Timer(0.01, _thread.interrupt_main)
+            again.daemon = True
+            again.start()
+        elif self.unraisable is not None:
+            self.unraisable(unraisable)
 
     def _on_sigint(self, signum: int, frame: object) -> None:
         if self.spent or self.previous is signal.SIG_DFL:
