@@ -77,3 +77,33 @@ def test_the_counted_move_is_the_listed_object() -> None:
     moves, _knocks = rnd.counts()
     made = [rnd.move_option(i) for i in range(moves)]
     assert [a is b for a, b in zip(made, rnd.legal_actions(), strict=False)] == [True] * moves
+
+
+@pytest.mark.parametrize("name", default_rulesets(_catalog()))
+def test_counted_kinds_are_the_listed_moves_kinds(name: str) -> None:
+    """A decision counted without a list names the kinds of its moves in the list's
+    order (the fuzzer's case maker picks a kind of move by them); a decision that made
+    its list names none."""
+    ruleset = _ruleset(name)
+    rng = random.Random(name)
+    seats = min(ruleset.rules.players.min + 1, ruleset.rules.players.max)
+    counted = listed = 0
+    for _ in range(3):
+        match = Match(ruleset, seats, seed=rng.randrange(1 << 30), lives=2)
+        for _step in range(1_000):
+            if match.over:
+                break
+            twin = match.clone()
+            moves, _knocks = twin.round.counts()
+            kinds = twin.round.counted_kinds(moves)
+            actions = match.legal_actions()
+            if kinds is None:
+                listed += 1
+                assert twin.round.counted_kinds(moves) is None
+            else:
+                counted += 1
+                assert kinds == tuple(action.kind for action in actions[:moves])
+            match.apply(actions[int(rng.random() * len(actions))])
+    assert counted + listed > 0
+    if name in ("pagat", "scat"):  # a middle game and a draw game, counted in their turns
+        assert counted > 0

@@ -406,7 +406,9 @@ class Played:
 
 
 def _state(match: Match) -> dict[str, Any]:
-    """The state fields of an outcome: after the last step, or after a checkpoint."""
+    """The state fields of an outcome: after the last step, or after a checkpoint (the
+    legal actions by their texts, which a decision the round counts gives without making
+    its list)."""
     rnd = match.round
     to_move = match.to_move()
     return {
@@ -419,7 +421,7 @@ def _state(match: Match) -> dict[str, Any]:
         "stock": len(rnd.stock),
         "discard_top": text(rnd.discard[-1]) if rnd.discard else None,
         "knocker": None if rnd.knocker is None else seat_name(rnd.knocker),
-        "legal": [str(a) for a in match.legal_actions()],
+        "legal": [] if match.over else match.round.legal_texts(),
         "lives": {seat_name(s): match.lives[s] for s in range(match.table_size)},
         "swimming": [seat_name(s) for s in match.swimming()],
         "eliminated": [seat_name(s) for s in sorted(match.eliminated)],

@@ -300,6 +300,14 @@ def _pairs(table: list[list[Action]], hand: list[Card], middle: list[Card]) -> l
 # the (hand position, middle position) of each of the nine swaps of three cards against
 # three, in the legal list's order
 _CELLS = tuple((g, t) for g in range(3) for t in range(3))
+_NINE_SWAPS = (_ACT_SWAP,) * 9
+_COUNTED_KINDS = (
+    (_NINE_SWAPS, (*_NINE_SWAPS, _ACT_PASS)),
+    ((*_NINE_SWAPS, _ACT_SWAP_ALL), (*_NINE_SWAPS, _ACT_SWAP_ALL, _ACT_PASS)),
+)
+"""The kinds of the moves of a decision counted without a list (:meth:`Round.counts`), by
+whether the whole hand may be swapped and whether the pass is offered."""
+_COUNTED_DRAWS = ((), (_ACT_DRAW_STOCK,), (_ACT_DRAW_STOCK, _ACT_DRAW_DISCARD))
 
 
 def _no_emit(_record: ev.Record) -> None:
@@ -891,6 +899,16 @@ class Round:
             action = _ACTION_PASS
         self._picked = action
         return action
+
+    def counted_kinds(self, moves: int) -> tuple[ActionKind, ...] | None:
+        """The kinds of the ``moves`` moves that :meth:`counts` counted without a list, in
+        the list's order (see :meth:`move_option`); None when this decision has its list.
+        A player that picks a kind of move before the move (the fuzzer's case maker) then
+        needs no list either."""
+        if not self._lazy or self._legal is not None:
+            return None
+        swap_all = self._kit.swap_all
+        return _COUNTED_KINDS[swap_all][moves - 9 - swap_all]
 
     def _listed(self) -> list[Action]:
         """This decision's whole legal list (made now if it was not, with its knocks)."""
@@ -1592,6 +1610,15 @@ class DrawRound(Round):
                 return len(hand), 0
         _legal, moves, knocks = self.options()
         return moves, knocks
+
+    def counted_kinds(self, moves: int) -> tuple[ActionKind, ...] | None:
+        """The kinds of a draw or a discard counted without a list (see :meth:`counts`):
+        the stock, then the pile; or a discard of each card counted."""
+        if not self._lazy or self._legal is not None:
+            return None
+        if self.phase is _PHASE_TURN:
+            return _COUNTED_DRAWS[moves]
+        return (_ACT_DISCARD,) * moves
 
     def _counted_texts(self, moves: int, knocks: int) -> list[str]:
         """The texts of a draw or a discard counted without a list (see :meth:`counts`),

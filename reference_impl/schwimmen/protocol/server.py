@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import IO, Any
 
-from schwimmen import __version__
+from schwimmen import __version__, resident
 from schwimmen.protocol.nesting import nests_at_most
 from schwimmen.protocol.rulesettext import RulesetTexts
 
@@ -40,6 +40,10 @@ well before; the largest number a case holds is a seed."""
 MAX_SEQ = 2**53
 """``seq`` is below this: beyond it, a number is no longer exact in every JSON reader."""
 _SKIP = 64 * 1024  # how much of an over-long line is read at a time while skipping it
+SETTLED = 2
+"""After this many answers (the start, and a first case, which reads its ruleset) what the
+process keeps to its end is built: it is frozen out of the collector's way
+(:mod:`schwimmen.resident`)."""
 
 RunCase = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 
@@ -267,19 +271,27 @@ def serve(
         from schwimmen.engine.adapter import run_case as reference
 
         run_case = reference
-    for line in lines(stdin):
-        if isinstance(line, str) and not line.strip():
-            continue
-        reply = answer(line, run_case, name, fixed_rules)
-        if reply is None:
-            return 0
-        text = dump(reply)
-        if len(text) > MAX_LINE:
-            seq = reply.get("seq")
-            big = f"the answer would be {len(text) // 2**20} MiB; a line holds at most 4 MiB"
-            text = dump(errored(seq if isinstance(seq, int) else None, big))
-        stdout.write(text + "\n")
-        stdout.flush()
+    answered = 0
+    kept: resident.Kept | None = None
+    try:
+        for line in lines(stdin):
+            if isinstance(line, str) and not line.strip():
+                continue
+            reply = answer(line, run_case, name, fixed_rules)
+            if reply is None:
+                return 0
+            text = dump(reply)
+            if len(text) > MAX_LINE:
+                seq = reply.get("seq")
+                big = f"the answer would be {len(text) // 2**20} MiB; a line holds at most 4 MiB"
+                text = dump(errored(seq if isinstance(seq, int) else None, big))
+            stdout.write(text + "\n")
+            stdout.flush()
+            answered += 1
+            if answered == SETTLED:
+                kept = resident.keep()
+    finally:
+        resident.release(kept)
     return 0
 
 

@@ -21,10 +21,21 @@ PROVENANCE_LABEL: Mapping[ProvenanceKind, str] = {
 
 
 def points(value: Any) -> str:
-    """``30.5`` → ``30½``; exact for halves."""
-    frac = Fraction(value).limit_denominator(2)
-    whole, half = divmod(frac * 2, 2)
-    return f"{int(whole)}½" if half else f"{int(whole)}"
+    """``30.5`` → ``30½``; exact for halves. A game has a few dozen distinct points, and
+    an engine names them for every hand value it reports (each round record of a fuzzed
+    case): each is written once (the text depends on the number alone)."""
+    text = _POINTS.get(value)
+    if text is None:
+        frac = Fraction(value).limit_denominator(2)
+        whole, half = divmod(frac * 2, 2)
+        text = f"{int(whole)}½" if half else f"{int(whole)}"
+        if len(_POINTS) < _POINTS_LIMIT:
+            _POINTS[value] = text
+    return text
+
+
+_POINTS: dict[Any, str] = {}
+_POINTS_LIMIT = 1 << 12
 
 
 def penalty(value: Mapping[str, Any]) -> str:

@@ -381,16 +381,18 @@ class _Legal:
     They are read as a bot reads them (``Round.options``): the round's own list, not
     copied, whose knocks are made only when a step asks for one. A step most often
     takes a move, so the knocks after every move (one per swap in the middle game)
-    are seldom made at all."""
+    are seldom made at all. Where the round counts its decision without a list
+    (``Round.counts``: the commonest, a swap against a middle face up, a draw, a
+    discard) the kinds of its moves are read from the count (``Round.counted_kinds``)
+    and only the move picked is made (``Round.move_option``), as a bot does."""
 
-    __slots__ = ("_by", "_knocks", "_list", "_present", "_refused", "_spans", "_split", "match")
+    __slots__ = ("_by", "_knocks", "_list", "_present", "_refused", "_spans", "match")
 
     def __init__(self, match: Match) -> None:
         self.match = match
         self._refused: Refused | None = None
         self._present: tuple[str, ...] | None = None  # the rest is set with it
-        self._list: list[Action]
-        self._split: int
+        self._list: list[Action] | None  # None: counted, not made (Round.counts)
         self._knocks: int
         self._spans: dict[str, tuple[int, int]]
         self._by: dict[str, list[Action]] | None
@@ -401,12 +403,20 @@ class _Legal:
         present = self._present
         if present is None:
             match = self.match
-            if match.over:
-                legal, split, knocks = _NOTHING, 0, 0
-            else:
-                legal, split, knocks = match.round.options()
-            self._list, self._split, self._knocks = legal, split, knocks
-            kinds = tuple(map(_KIND, legal if len(legal) == split else legal[:split]))
+            legal: list[Action] | None = _NOTHING
+            kinds: tuple[ActionKind, ...] = ()
+            knocks = 0
+            if not match.over:
+                rnd = match.round
+                moves, knocks = rnd.counts()
+                counted = rnd.counted_kinds(moves)
+                legal = None
+                if counted is not None:
+                    kinds = counted
+                else:
+                    legal, split, knocks = rnd.options()
+                    kinds = tuple(map(_KIND, legal if len(legal) == split else legal[:split]))
+            self._list, self._knocks = legal, knocks
             shape = _shape(kinds, knocks > 0)
             if shape is None:
                 by = self._by = self._grouped(*match.legal_split())
@@ -443,9 +453,12 @@ class _Legal:
         if span is None:
             return self.match.legal_actions()
         start, stop = span
+        legal = self._list
+        if legal is None:
+            legal = self._list = self.match.round.options()[0]
         if what == "knock" and self._knocks:
-            return self._list[start:stop] + self.match.legal_split()[1]
-        return self._list[start:stop]
+            return legal[start:stop] + self.match.legal_split()[1]
+        return legal[start:stop]
 
     def pick(self, what: str, pick: int) -> Action | None:
         """``of(what)[pick % len(of(what))]`` (None when there is none), taken from the

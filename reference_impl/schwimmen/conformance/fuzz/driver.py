@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from schwimmen import resident
 from schwimmen.conformance.fixtures import Fixture
 from schwimmen.conformance.fuzz import words
 from schwimmen.conformance.fuzz.cases import Playthrough
@@ -204,10 +205,12 @@ class FuzzRun:
         # ``Thread.is_alive`` may say False of a thread that still runs.
         finished = {i: threading.Event() for i in range(len(self.workers))}
         started: set[int] = set()
+        kept: resident.Kept | None = None
         try:
             # before any implementation process starts: a forked worker holds no pipe of one
             self.cases = supply(self.ruleset, self.options.seed, len(self.workers))
             if self._handshake():
+                kept = resident.keep()  # what the run keeps to its end is built
                 for i, w in enumerate(self.workers):
                     threading.Thread(
                         target=self._work, args=(w, finished[i]), daemon=True, name=f"fuzz-{i}"
@@ -232,6 +235,7 @@ class FuzzRun:
                     if late:
                         self._twice(late)
             self.cases.close()
+            resident.release(kept)
         self.report.seconds = time.monotonic() - self.started_at
         return self.report
 
