@@ -60,14 +60,22 @@ def _state(match: Match) -> tuple[Any, ...]:
         match.over,
         match.winners,
         sorted(match.eliminated),
+        match.results,
+        match.lives_lost,
+        match._losers,
+        match.began,
+        match.points,
+        match._head,
     )
 
 
 def _twins(name: str, seats: int, seed: int) -> tuple[Match, Match]:
     ruleset = _catalog().resolve(name)
     general = Match(ruleset, seats, seed=seed, lives=2)
-    # the general path: Round.apply itself for every action
+    # the general path: Round.apply itself for every action, and a round's end settled
+    # by Match._finish_round
     general._step = _general_step
+    general._finish = Match._finish_rounds
     return Match(ruleset, seats, seed=seed, lives=2), general
 
 

@@ -1,5 +1,6 @@
 """The full engine's hot paths, generated per rules object: the random bot's pick, the
-commonest moves applied, the deal and the shuffle, with only the branches the rules need.
+commonest moves applied, the end of a round, the deal and the shuffle, with only the
+branches the rules need.
 
 A decision of the full engine asks its rules a dozen questions (may this seat pass, may it
 knock after a move, can a swap wash out the middle, can anybody have closed) before it does
@@ -20,6 +21,11 @@ guards are the rules' parameter values, and compiled once per set of answers:
   goes to :meth:`Round.apply` itself;
 * ``deal``, per number of players (:meth:`FastPath.deal_for`): :meth:`Round.deal` with the
   deal pattern's positions written in;
+* ``finish(match)``: :meth:`Match._settle`, the end of a round and the start of the next
+  (the losses settled as :func:`~schwimmen.engine.lives.settle` settles them, the deal
+  passed on, the next pack shuffled and dealt) in one step, without the intermediate
+  settlement; a round whose losses would put out everybody left, and a match given its
+  packs or positions, go to :meth:`Match._finish_round`;
 * :func:`shuffler`: ``random.shuffle`` written out for a pack's size.
 
 The events recorded and the state left are the general path's; the differential test
@@ -29,15 +35,18 @@ rules stay data: the guards are parameter values, never a ruleset's name.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import CodeType
 from typing import Any
 
 from schwimmen.engine.compiled import preprocess
 from schwimmen.engine.dealing import deal_pattern
 from schwimmen.engine.hands import FLAG_BITS, PROTECTED, PUNISHES, Evaluator
+from schwimmen.engine.lives import lives_after
+from schwimmen.engine.rotation import next_active, next_dealer
 from schwimmen.engine.roundkit import RoundKit
 from schwimmen.engine.rounds import (
     _ACT_DISCARD,
@@ -67,6 +76,7 @@ from schwimmen.engine.rounds import (
     _ENDS_IN_PLAY,
     _PHASE_DEALER_CHOICE,
     _PHASE_DISCARD,
+    _PHASE_OVER,
     _PHASE_REVEAL_OFFER,
     _PHASE_TURN,
     DrawRound,
@@ -77,7 +87,14 @@ from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
 from schwimmen.protocol.cards import Card
 from schwimmen.spec.rules import Rules
-from schwimmen.spec.vocabulary import CompleteTie, DealProcedure
+from schwimmen.spec.vocabulary import (
+    AfterLast,
+    CompleteTie,
+    DealerRotation,
+    DealProcedure,
+    EveryoneOut,
+    MultiLoss,
+)
 
 # the dealing procedures after which the dealer chooses between two hands
 _CHOOSING = (DealProcedure.EXTRA_HAND_BLIND_CHOICE, DealProcedure.TWO_PACKETS_LOOK_AT_ONE)
@@ -601,6 +618,118 @@ def deal(rules, evaluator, table_size, seats, dealer, cards, emit, number, max_t
 """
 
 
+# The end of a round and the start of the next (Match._settle): the losses settled
+# (lives.settle and Match._finish_round in one step, without the Settlement), the deal
+# passed on (rotation.next_dealer) and the next round dealt from a shuffled pack (Match.
+# _start_round). Where everybody left would be put out, where the match is given its
+# packs or positions, and where the pack is too small for the deal, the general path
+# does it all.
+_FINISH = """
+def finish(m):
+    while not m.over:
+        rnd = m.round
+        if rnd.phase is not OVER:
+            return
+        result = rnd.result
+        losses = result.losses
+        lives = m.lives
+        after = {}
+        out = False
+        for s, n in losses.items():
+            if n > 0:
+#if STOP
+                left = LIVES_AFTER(RULES, lives[s], n)
+#else
+                if n == 1:
+#if SWIM
+                    left = lives[s] - 1 if lives[s] else None
+#else
+                    left = lives[s] - 1 if lives[s] > 1 else None
+#endif
+                else:
+                    left = LIVES_AFTER(RULES, lives[s], n)
+#endif
+                after[s] = left
+                if left is None:
+                    out = True
+#if not NO_WINNER
+        if out and all(after.get(s, 0) is None for s in m.active()):
+            m._finish_round()
+            continue
+#endif
+        m.results.append(result)
+        emit = m._pending.append
+        eliminated = m.eliminated
+        taken = {}
+        for s, left in after.items():
+            have = lives[s]
+            if left is None:
+                if have > 0:
+                    taken[s] = have
+                emit((LIVES_LOST, s, losses[s], 0))
+                lives[s] = 0
+                eliminated.add(s)
+                emit((ELIMINATED, s))
+            else:
+                if have > left:
+                    taken[s] = have - left
+                emit((LIVES_LOST, s, losses[s], left))
+                lives[s] = left
+#if SWIM
+                if left == 0 and have > 0:
+                    emit((SWIMMING, s))
+#endif
+        m.lives_lost.append(taken)
+        losers = m._losers = tuple(after)
+        table = m.table_size
+        if out:
+            seats = m.active()
+            if len(seats) <= 1:
+                m._end_match(tuple(seats), shared=False)
+                return
+        elif eliminated:
+            seats = [s for s in range(table) if s not in eliminated]
+        else:
+            seats = list(range(table))
+#if LOSER_DEALS
+        dealer = m.dealer = NEXT_DEALER(RULES, table, m.dealer, eliminated, losers)
+#else
+        if eliminated:
+            dealer = m.dealer = NEXT_ACTIVE(table, m.dealer, eliminated)
+        else:
+            dealer = m.dealer = (m.dealer + 1) % table
+#endif
+        emit((DEALER_PASSED, dealer))
+        deal_needed = DEALS.get(len(seats))
+        if deal_needed is None:
+            deal_needed = DEAL_OF(KIT, DEALS, len(seats))
+        deal, needed = deal_needed
+        if m.deals or m.decks or needed > PACK_SIZE:
+            m._start_round()
+            continue
+        number = m.round_no = m.round_no + 1
+        m._head = None
+        if not m.record:
+            m._pending.clear()
+        cards = list(m.evaluator.pack)
+        rng = m._rng
+        if rng is None:
+            rng = m.rng
+        if type(rng) is RANDOM:
+            SHUFFLE(cards, rng.getrandbits)
+        else:
+            rng.shuffle(cards)
+        m.round = deal(
+            m.rules, m.evaluator, table, seats, dealer, cards, emit, number, m.max_turns
+        )
+        m.began.append(ROUND_BEGAN(number, dealer, tuple(lives), tuple(seats)))
+"""
+
+
+Finish = Callable[[Any], None]
+"""``finish(match)``: :meth:`Match._settle` (the match's type is not named here: its
+module imports this one)."""
+
 Deal = Callable[
     [Rules, Evaluator, int, list[int], int, list[Card], Emit, int, int],
     Round,
@@ -618,14 +747,19 @@ class FastPath:
     source: str
     pick: Pick
     step: Step
-    deals: dict[int, tuple[Deal, int]] = field(default_factory=dict)
+    finish: Finish
+    deals: dict[int, tuple[Deal, int]]
 
     def deal_for(self, players: int) -> tuple[Deal, int]:
         """The deal of ``players`` and the cards it needs (the pack's size at least)."""
-        found = self.deals.get(players)
-        if found is None:
-            found = self.deals[players] = _generate_deal(self.kit, players)
-        return found
+        return _deal_of(self.kit, self.deals, players)
+
+
+def _deal_of(kit: RoundKit, deals: dict[int, tuple[Deal, int]], players: int) -> tuple[Deal, int]:
+    found = deals.get(players)
+    if found is None:
+        found = deals[players] = _generate_deal(kit, players)
+    return found
 
 
 def _flags(kit: RoundKit) -> dict[str, bool]:
@@ -740,7 +874,44 @@ def _generate(kit: RoundKit) -> FastPath:
         "A_DRAW_DISCARD": _ACTION_DRAW_DISCARD,
     }
     exec(_compiled(source), namespace)  # as engine.compiled does: source made from the rules
-    return FastPath(kit, source, namespace["pick"], namespace["step"])
+    deals: dict[int, tuple[Deal, int]] = {}
+    finish = _generate_finish(kit, deals)
+    return FastPath(kit, source, namespace["pick"], namespace["step"], finish, deals)
+
+
+def _generate_finish(kit: RoundKit, deals: dict[int, tuple[Deal, int]]) -> Finish:
+    # the match's own module imports this one: its record of a round begun is read here
+    from schwimmen.engine.match import RoundBegan
+
+    rules = kit.rules
+    flags = {
+        "STOP": rules.lives.multi_loss is MultiLoss.STOP_AT_SWIMMING,
+        "SWIM": rules.lives.after_last is AfterLast.SWIM,
+        "NO_WINNER": rules.match.everyone_out is EveryoneOut.NO_WINNER,
+        "LOSER_DEALS": rules.match.dealer_rotation is DealerRotation.LOSER,
+    }
+    pack = kit.evaluator.pack
+    namespace: dict[str, Any] = {
+        "OVER": _PHASE_OVER,
+        "RULES": rules,
+        "KIT": kit,
+        "DEALS": deals,
+        "DEAL_OF": _deal_of,
+        "LIVES_AFTER": lives_after,
+        "NEXT_DEALER": next_dealer,
+        "NEXT_ACTIVE": next_active,
+        "LIVES_LOST": ev.lives_lost,
+        "SWIMMING": ev.Swimming,
+        "ELIMINATED": ev.Eliminated,
+        "DEALER_PASSED": ev.next_dealer,
+        "RANDOM": random.Random,
+        "SHUFFLE": shuffler(len(pack)),
+        "PACK_SIZE": len(pack),
+        "ROUND_BEGAN": RoundBegan,
+    }
+    exec(_compiled(preprocess(_FINISH, flags)), namespace)
+    finish: Finish = namespace["finish"]
+    return finish
 
 
 def _cards(positions: tuple[int, ...], brackets: str) -> str:

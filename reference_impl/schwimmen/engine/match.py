@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from schwimmen.engine.fastpath import FastPath, Pick, Step, fast_for, shuffler
+from schwimmen.engine.fastpath import FastPath, Finish, Pick, Step, fast_for, shuffler
 from schwimmen.engine.hands import Evaluator, evaluator_for
 from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction, Reason
@@ -167,6 +167,7 @@ class Match:
         """The random bot's decision of this match's rules: ``pick(match.round, random)``
         (see :mod:`schwimmen.engine.fastpath`)."""
         self._step: Step
+        self._finish: Finish
         self._bind_generated()
         self.round_no = 0
         self.match_no = 1
@@ -199,6 +200,7 @@ class Match:
         fast = self._fast = fast_for(self._kit)
         self.pick = fast.pick
         self._step = fast.step
+        self._finish = fast.finish
 
     def __getstate__(self) -> dict[str, Any]:
         """The match without its generated functions, which are made from source and
@@ -358,7 +360,12 @@ class Match:
 
     def _settle(self) -> None:
         """Finish rounds that ended without a decision (a 31 at the deal) until a player
-        has to act or the match is over."""
+        has to act or the match is over: generated for the rules (engine.fastpath's
+        ``finish``), which takes :meth:`_finish_rounds` where its common case fails."""
+        self._finish(self)
+
+    def _finish_rounds(self) -> None:
+        """:meth:`_settle` through the general path, a round at a time."""
         while not self.over and self.round.phase is _PHASE_OVER:
             self._finish_round()
 
@@ -475,7 +482,7 @@ class Match:
                 raise
             raise exc.named(self._composition) from None
         if rnd.phase is _PHASE_OVER:
-            self._settle()
+            self._finish(self)
 
     def clone(self) -> Match:
         """An independent copy sharing only immutable parts: the rules, the hand table and
@@ -621,7 +628,7 @@ class Match:
 
 
 # the attributes of a match that hold generated functions (not pickled)
-_GENERATED = ("_fast", "pick", "_step")
+_GENERATED = ("_fast", "pick", "_step", "_finish")
 
 # an observation's template, lives, swimming, eliminated, winners (see _round_head)
 _Head = tuple[list[dict[str, Any]], dict[str, int], list[str], list[str], list[str]]
