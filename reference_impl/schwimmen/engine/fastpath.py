@@ -17,8 +17,8 @@ guards are the rules' parameter values, and compiled once per set of answers:
   for this decision, which is known to be legal: in the game with a middle a swap of one
   card or of the whole hand, a pass, each with the knock after it, and the dealer's choice;
   in the draw-and-discard game a draw, a discard and a knock. A last cycle's queue and a
-  showdown of one lowest hand are made there too. Every other action, phase or ruleset
-  goes to :meth:`Round.apply` itself;
+  showdown that the hand table decides alone are made there too. Every other action,
+  phase or ruleset goes to :meth:`Round.apply` itself;
 * ``deal``, per number of players (:meth:`FastPath.deal_for`): :meth:`Round.deal` with the
   deal pattern's positions written in;
 * ``finish(match)``: :meth:`Match._settle`, the end of a round and the start of the next
@@ -39,6 +39,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import repeat
 from types import CodeType
 from typing import Any
 
@@ -93,7 +94,9 @@ from schwimmen.spec.vocabulary import (
     DealerRotation,
     DealProcedure,
     EveryoneOut,
+    KnockerTied,
     MultiLoss,
+    TiedLowest,
 )
 
 # the dealing procedures after which the dealer chooses between two hands
@@ -137,17 +140,34 @@ def showdown(rnd, reason, by):
         flags |= packed
         keys[s] = packed >> FLAG_BITS
     if not flags & PUNISHES_OR_PROTECTED:
+        # Round._quick_losses: the lowest keys lose, of tied ones as the rules say
+        # (loops: a comprehension is a call of its own)
         low = min(keys.values())
-        loser = -1
+        losers = []
         for s in seats:
             if keys[s] == low:
-                if loser >= 0:
-                    break
-                loser = s
-        else:
-            losses = {loser: KNOCKER_LOWEST if loser == rnd.knocker else LOWEST}
-            rnd._finish(reason, False, by, losses, ())
-            return
+                losers.append(s)
+        knocker = rnd.knocker
+#if TIED_LAST or KNOCKER_TIED_ORDINARY
+        if len(losers) > 1:
+#endif
+#if TIED_LAST
+            reached = rnd.reached
+            latest = max(map(reached.get, losers, ZEROS))
+            tied = losers
+            losers = []
+            for s in tied:
+                if reached.get(s, 0) == latest:
+                    losers.append(s)
+#endif
+#if KNOCKER_TIED_ORDINARY
+            knocker = None
+#endif
+        losses = {}
+        for s in losers:
+            losses[s] = KNOCKER_LOWEST if s == knocker else LOWEST
+        rnd._finish(reason, False, by, losses, ())
+        return
 #endif
     rnd._end_showdown(reason, by)
 """
@@ -299,32 +319,7 @@ BEGIN
         return
     if action.knock:
         rnd.emit((KNOCKED, seat))
-#if NL
-        if rnd._knock(seat):
-            return
-#else
-        # Round._knock where a knock starts a last cycle (nobody has closed: the ring)
-        if rnd.knocker is None:
-            rnd.knocker = seat
-        ring = rnd._ring
-        queue = []
-        probe = ring[seat]
-        while probe != seat:
-            queue.append(probe)
-#if UNTIL_DEALER
-            if probe == rnd.dealer:
-                break
-#endif
-            probe = ring[probe]
-#if UNTIL_DEALER
-        if seat == rnd.dealer:
-            queue = []
-#endif
-        rnd.last_queue = queue
-        if not queue:
-            showdown(rnd, END_KNOCK, seat)
-            return
-#endif
+KNOCK_STARTS
 #if WASHOUT
         extra = False
 #endif
@@ -385,6 +380,36 @@ _AFTER_SWAP = """        moves = rnd.moves = rnd.moves + 1
 #else
         if rnd.last_queue is None:
             rnd.pass_streak = 0
+#endif
+"""
+
+# What a knock starts (Round._knock): where it starts a last cycle, the queue of the
+# others in the ring (nobody closes in such a game); where it closes the knocker, the
+# general path.
+_KNOCK_STARTS = """#if NL
+        if rnd._knock(seat):
+            return
+#else
+        if rnd.knocker is None:
+            rnd.knocker = seat
+        ring = rnd._ring
+        queue = []
+        probe = ring[seat]
+        while probe != seat:
+            queue.append(probe)
+#if UNTIL_DEALER
+            if probe == rnd.dealer:
+                break
+#endif
+            probe = ring[probe]
+#if UNTIL_DEALER
+        if seat == rnd.dealer:
+            queue = []
+#endif
+        rnd.last_queue = queue
+        if not queue:
+            showdown(rnd, END_KNOCK, seat)
+            return
 #endif
 """
 
@@ -518,8 +543,7 @@ BEGIN
             return
 #endif
         rnd.emit((KNOCKED, seat))
-        if rnd._knock(seat):
-            return
+KNOCK_STARTS
 ADVANCE
         return
     rnd.apply(action)
@@ -722,7 +746,7 @@ def finish(m):
         m.round = deal(
             m.rules, m.evaluator, table, seats, dealer, cards, emit, number, m.max_turns
         )
-        m.began.append(ROUND_BEGAN(number, dealer, tuple(lives), tuple(seats)))
+        m._began_pending.append((number, dealer, tuple(lives), tuple(seats)))
 """
 
 
@@ -792,6 +816,8 @@ def _flags(kit: RoundKit) -> dict[str, bool]:
         "UNTIL_DEALER": kit.until_dealer,
         "CHOICE": kit.rules.dealing.procedure in _CHOOSING,
         "AT_DEAL_MAY": kit.maximum_at_deal_may,
+        "TIED_LAST": kit.rules.penalties.tied_lowest is TiedLowest.LAST_TO_REACH_LOSES,
+        "KNOCKER_TIED_ORDINARY": kit.rules.penalties.knocker_tied is KnockerTied.ORDINARY,
         "QUICK_SHOWDOWN": kit.flat is not None
         and cards.hand_size == 3
         and kit.rules.penalties.complete_tie is not CompleteTie.NOBODY_LOSES,
@@ -824,6 +850,7 @@ def _generate(kit: RoundKit) -> FastPath:
         "KNOCKS", "moves" if flags["AFTER_MOVE"] else "1"
     )
     template = template.replace("AFTER_SWAP\n", _AFTER_SWAP).replace("ADVANCE\n", _ADVANCE[1:])
+    template = template.replace("KNOCK_STARTS\n", _KNOCK_STARTS)
     inner = "".join(f"    {line}\n" for line in _BEGIN.splitlines())
     template = template.replace("BEGIN_INNER\n", inner).replace("BEGIN\n", _BEGIN)
     source = preprocess(_GENERAL_PICK + template, flags)
@@ -840,6 +867,7 @@ def _generate(kit: RoundKit) -> FastPath:
         "TAKE_EXTRA_KIND": _ACT_TAKE_EXTRA,
         "DEALER_CHOSE": ev.DealerChose,
         "FLAG_BITS": FLAG_BITS,
+        "ZEROS": repeat(0),
         "PUNISHES_OR_PROTECTED": PUNISHES | PROTECTED,
         "LOWEST": kit.rules.penalties.lowest,
         "KNOCKER_LOWEST": kit.rules.penalties.knocker_lowest,
@@ -880,9 +908,6 @@ def _generate(kit: RoundKit) -> FastPath:
 
 
 def _generate_finish(kit: RoundKit, deals: dict[int, tuple[Deal, int]]) -> Finish:
-    # the match's own module imports this one: its record of a round begun is read here
-    from schwimmen.engine.match import RoundBegan
-
     rules = kit.rules
     flags = {
         "STOP": rules.lives.multi_loss is MultiLoss.STOP_AT_SWIMMING,
@@ -907,7 +932,6 @@ def _generate_finish(kit: RoundKit, deals: dict[int, tuple[Deal, int]]) -> Finis
         "RANDOM": random.Random,
         "SHUFFLE": shuffler(len(pack)),
         "PACK_SIZE": len(pack),
-        "ROUND_BEGAN": RoundBegan,
     }
     exec(_compiled(preprocess(_FINISH, flags)), namespace)
     finish: Finish = namespace["finish"]

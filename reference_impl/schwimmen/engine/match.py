@@ -20,6 +20,8 @@ import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from itertools import starmap
 from typing import Any
 
 from schwimmen.engine.fastpath import FastPath, Finish, Pick, Step, fast_for, shuffler
@@ -119,7 +121,7 @@ class Match:
         if not isinstance(seats, int) or not low <= seats <= high:
             raise SetupError(f"this ruleset is played by {low} to {high} players, not {seats}")
         self.table_size = seats
-        self._names = tuple(seat_name(s) for s in range(seats))
+        self._names = _seat_names(seats)
         self._swim = rules.lives.after_last is AfterLast.SWIM
         self._hand_size = rules.cards.hand_size
         self.dealer = seats - 1 if first_dealer is None else first_dealer
@@ -188,8 +190,8 @@ class Match:
         self._losers: tuple[int, ...] = ()
         """The seats that lost lives in the last round whose losses stood."""
         self._head: _Head | None = None
-        self.began: list[RoundBegan] = []
-        """Each round as it began, in order (a round replayed is a round of its own)."""
+        self._began: list[RoundBegan] = []
+        self._began_pending: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = []
         self.round: Round
         self._emit((ev.MatchStarted, self.match_no, seats, self.dealer, start))
         self._start_round(position)
@@ -294,6 +296,19 @@ class Match:
         ``append`` (a builtin, quicker than a method of ours on every move)."""
         return self._pending.append
 
+    @property
+    def began(self) -> list[RoundBegan]:
+        """Each round as it began, in order (a round replayed is a round of its own).
+
+        Recorded as plain records, as the events are, and made when read (making a frozen
+        dataclass costs several function calls, once a round that nobody may read), and
+        kept: reading the list again gives the same objects."""
+        pending = self._began_pending
+        if pending:
+            self._began.extend(starmap(RoundBegan, pending))
+            pending.clear()
+        return self._began
+
     # ------------------------------------------------------------------ rounds
     def active(self) -> list[int]:
         eliminated = self.eliminated
@@ -356,7 +371,7 @@ class Match:
                 self.round_no,
                 self.max_turns,
             )
-        self.began.append(RoundBegan(self.round_no, self.dealer, tuple(self.lives), tuple(seats)))
+        self._began_pending.append((self.round_no, self.dealer, tuple(self.lives), tuple(seats)))
 
     def _settle(self) -> None:
         """Finish rounds that ended without a decision (a 31 at the deal) until a player
@@ -632,6 +647,12 @@ _GENERATED = ("_fast", "pick", "_step", "_finish")
 
 # an observation's template, lives, swimming, eliminated, winners (see _round_head)
 _Head = tuple[list[dict[str, Any]], dict[str, int], list[str], list[str], list[str]]
+
+
+@cache
+def _seat_names(seats: int) -> tuple[str, ...]:
+    """``P1`` to ``Pn`` for a table of ``seats`` (a match is made for every few rounds)."""
+    return tuple(seat_name(s) for s in range(seats))
 
 
 def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:
