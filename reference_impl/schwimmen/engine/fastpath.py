@@ -21,6 +21,8 @@ guards are the rules' parameter values, and compiled once per set of answers:
   phase or ruleset goes to :meth:`Round.apply` itself;
 * ``deal``, per number of players (:meth:`FastPath.deal_for`): :meth:`Round.deal` with the
   deal pattern's positions written in;
+* ``apply(match, action, seat=None)``: :meth:`Match.apply` with the step written in, the
+  ``apply`` of the match's subclass for these rules (one call less a decision);
 * ``finish(match)``: :meth:`Match._settle`, the end of a round and the start of the next
   (the losses settled as :func:`~schwimmen.engine.lives.settle` settles them, the deal
   passed on, the next pack shuffled and dealt) in one step, without the intermediate
@@ -47,6 +49,7 @@ from schwimmen.engine.compiled import preprocess
 from schwimmen.engine.dealing import deal_pattern
 from schwimmen.engine.hands import FLAG_BITS, PROTECTED, PUNISHES, Evaluator
 from schwimmen.engine.lives import lives_after
+from schwimmen.engine.reasons import IllegalAction
 from schwimmen.engine.rotation import next_active, next_dealer
 from schwimmen.engine.roundkit import RoundKit
 from schwimmen.engine.rounds import (
@@ -84,6 +87,7 @@ from schwimmen.engine.rounds import (
     Emit,
     Round,
 )
+from schwimmen.engine.turncap import RoundTooLong
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
 from schwimmen.protocol.cards import Card
@@ -750,6 +754,9 @@ def finish(m):
 """
 
 
+Apply = Callable[..., None]
+"""``apply(match, action, seat=None)``: :meth:`Match.apply` of these rules."""
+
 Finish = Callable[[Any], None]
 """``finish(match)``: :meth:`Match._settle` (the match's type is not named here: its
 module imports this one)."""
@@ -772,6 +779,7 @@ class FastPath:
     pick: Pick
     step: Step
     finish: Finish
+    apply: Apply
     deals: dict[int, tuple[Deal, int]]
 
     def deal_for(self, players: int) -> tuple[Deal, int]:
@@ -901,10 +909,56 @@ def _generate(kit: RoundKit) -> FastPath:
         "A_DRAW_STOCK": _ACTION_DRAW_STOCK,
         "A_DRAW_DISCARD": _ACTION_DRAW_DISCARD,
     }
-    exec(_compiled(source), namespace)  # as engine.compiled does: source made from the rules
     deals: dict[int, tuple[Deal, int]] = {}
     finish = _generate_finish(kit, deals)
-    return FastPath(kit, source, namespace["pick"], namespace["step"], finish, deals)
+    source += _apply_source(source)
+    namespace.update(
+        FINISH=finish,
+        OVER=_PHASE_OVER,
+        ONCE=(None,),
+        ILLEGAL=IllegalAction,
+        TOO_LONG=RoundTooLong,
+    )
+    exec(_compiled(source), namespace)  # as engine.compiled does: source made from the rules
+    return FastPath(
+        kit, source, namespace["pick"], namespace["step"], finish, namespace["apply"], deals
+    )
+
+
+# Match.apply with the step written in (one call less a decision): the step's body runs
+# once in a loop, its returns leave the loop, and a round that ended is settled.
+_APPLY = """
+def apply(self, action, seat=None):
+    rnd = self.round
+    if self.over or (seat is not None and seat != rnd.current):
+        problem = self.why_illegal(action, seat)
+        if problem is not None:
+            raise ILLEGAL(problem)
+    try:
+        for _ in ONCE:
+STEP
+    except TOO_LONG as exc:
+        if self._composition is None:
+            raise
+        raise exc.named(self._composition) from None
+    if rnd.phase is OVER:
+        FINISH(self)
+"""
+
+
+def _apply_source(source: str) -> str:
+    """``apply(match, action, seat=None)``: :meth:`Match.apply` with the generated step
+    (the last function of ``source``, which returns nothing and loops only where it
+    breaks out of its own loop) as its body."""
+    _, header, body = source.partition("\ndef step(rnd, action):\n")
+    if not header or "\ndef " in body:
+        raise ValueError("the generated step must be the source's last function")
+    lines = []
+    for line in body.rstrip().splitlines():
+        if line.strip() == "return":
+            line = line.replace("return", "break")
+        lines.append(f"        {line}" if line else "")
+    return _APPLY.replace("STEP\n", "\n".join(lines) + "\n")
 
 
 def _generate_finish(kit: RoundKit, deals: dict[int, tuple[Deal, int]]) -> Finish:

@@ -24,7 +24,7 @@ from functools import cache
 from itertools import starmap
 from typing import Any
 
-from schwimmen.engine.fastpath import FastPath, Finish, Pick, Step, fast_for, shuffler
+from schwimmen.engine.fastpath import Apply, FastPath, Finish, Pick, Step, fast_for, shuffler
 from schwimmen.engine.hands import Evaluator, evaluator_for
 from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction, Reason
@@ -198,11 +198,18 @@ class Match:
         self._settle()
 
     def _bind_generated(self) -> None:
-        """Take the functions generated for this match's rules (engine.fastpath)."""
+        """Take the functions generated for this match's rules (engine.fastpath); the
+        match becomes an instance of the subclass whose ``apply`` is generated for them."""
         fast = self._fast = fast_for(self._kit)
         self.pick = fast.pick
         self._step = fast.step
         self._finish = fast.finish
+        self.__class__ = _match_class(fast.apply)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied as a :class:`Match` (the generated subclass is made again
+        from the rules)."""
+        return (_restored, (self.__getstate__(),))
 
     def __getstate__(self) -> dict[str, Any]:
         """The match without its generated functions, which are made from source and
@@ -640,6 +647,31 @@ class Match:
             [names[s] for s in sorted(eliminated)],
             [names[s] for s in self.winners],
         )
+
+
+_CLASSES: dict[Apply, type[Match]] = {}
+
+
+def _match_class(apply: Apply) -> type[Match]:
+    """The subclass of :class:`Match` whose ``apply`` is ``apply`` (one per rules object:
+    a function found on the class is called as a method without a call in between)."""
+    found = _CLASSES.get(apply)
+    if found is None:
+        if len(_CLASSES) > 1024:
+            _CLASSES.clear()
+        found = _CLASSES[apply] = type(
+            "Match",
+            (Match,),
+            {"__slots__": (), "apply": apply, "__doc__": Match.__doc__, "__module__": __name__},
+        )
+    return found
+
+
+def _restored(state: dict[str, Any]) -> Match:
+    """A match unpickled or copied (see :meth:`Match.__reduce__`)."""
+    match = Match.__new__(Match)
+    match.__setstate__(state)
+    return match
 
 
 # the attributes of a match that hold generated functions (not pickled)
