@@ -14,10 +14,12 @@ import pytest
 from schwimmen.engine.fastpath import KNOCK_PROBABILITY, fast_for
 from schwimmen.engine.hands import evaluator_for
 from schwimmen.engine.match import Match, shuffled
+from schwimmen.engine.reasons import IllegalAction
 from schwimmen.engine.roundkit import kit_for
 from schwimmen.engine.rounds import Round
+from schwimmen.engine.turncap import RoundTooLong
 from schwimmen.protocol import events as ev
-from schwimmen.protocol.actions import Action
+from schwimmen.protocol.actions import Action, ActionKind
 from schwimmen.spec.loader import Catalog
 
 
@@ -60,14 +62,23 @@ def _state(match: Match) -> tuple[Any, ...]:
         match.over,
         match.winners,
         sorted(match.eliminated),
+        match.results,
+        match.lives_lost,
+        match._losers,
+        match.began,
+        match.points,
+        match._head,
     )
 
 
 def _twins(name: str, seats: int, seed: int) -> tuple[Match, Match]:
     ruleset = _catalog().resolve(name)
     general = Match(ruleset, seats, seed=seed, lives=2)
-    # the general path: Round.apply itself for every action
+    # the general path: Round.apply itself for every action, and a round's end settled
+    # by Match._finish_round
     general._step = _general_step
+    general._finish = Match._finish_rounds
+    general.__class__ = Match  # Match.apply, not the generated one
     return Match(ruleset, seats, seed=seed, lives=2), general
 
 
@@ -93,6 +104,46 @@ def test_the_generated_decision_is_the_general_path(name: str) -> None:
             assert fast.events == general.events
             assert _state(fast) == _state(general)
         assert general.over == fast.over
+
+
+def _refusals(match: Match) -> list[str]:
+    """What ``apply`` says, on the way through a match whose rounds may take two moves:
+    to the wrong seat at each decision, to a round that goes on too long, and once the
+    match is over."""
+    said = []
+    draws = random.Random(0)
+    while not match.over:
+        seat = match.to_move()
+        assert seat is not None
+        action = match.pick(match.round, draws.random)
+        try:
+            match.apply(action, (seat + 1) % match.table_size)
+        except IllegalAction as exc:
+            said.append(str(exc))
+        try:
+            match.apply(action, seat)
+        except RoundTooLong as exc:
+            said.append(str(exc))
+            match.max_turns = 10_000
+            match.round.max_turns = 10_000
+    try:
+        match.apply(Action(ActionKind.PASS))
+    except IllegalAction as exc:
+        said.append(str(exc))
+    return said
+
+
+@pytest.mark.parametrize("name", _names())
+def test_the_generated_apply_refuses_as_match_apply_does(name: str) -> None:
+    ruleset = _catalog().resolve(name)
+    fast = Match(ruleset, ruleset.rules.players.min, seed=3, lives=1, max_turns=2)
+    general = Match(ruleset, ruleset.rules.players.min, seed=3, lives=1, max_turns=2)
+    general.__class__ = Match
+    assert type(fast).apply is not Match.apply
+    said = _refusals(fast)
+    assert said == _refusals(general)
+    assert fast.events == general.events
+    assert any(name in text for text in said)  # the round too long, named
 
 
 def _round_state(rnd: Round) -> list[tuple[str, Any]]:

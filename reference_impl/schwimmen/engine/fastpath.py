@@ -1,5 +1,6 @@
 """The full engine's hot paths, generated per rules object: the random bot's pick, the
-commonest moves applied, the deal and the shuffle, with only the branches the rules need.
+commonest moves applied, the end of a round, the deal and the shuffle, with only the
+branches the rules need.
 
 A decision of the full engine asks its rules a dozen questions (may this seat pass, may it
 knock after a move, can a swap wash out the middle, can anybody have closed) before it does
@@ -16,10 +17,17 @@ guards are the rules' parameter values, and compiled once per set of answers:
   for this decision, which is known to be legal: in the game with a middle a swap of one
   card or of the whole hand, a pass, each with the knock after it, and the dealer's choice;
   in the draw-and-discard game a draw, a discard and a knock. A last cycle's queue and a
-  showdown of one lowest hand are made there too. Every other action, phase or ruleset
-  goes to :meth:`Round.apply` itself;
+  showdown that the hand table decides alone are made there too. Every other action,
+  phase or ruleset goes to :meth:`Round.apply` itself;
 * ``deal``, per number of players (:meth:`FastPath.deal_for`): :meth:`Round.deal` with the
   deal pattern's positions written in;
+* ``apply(match, action, seat=None)``: :meth:`Match.apply` with the step written in, the
+  ``apply`` of the match's subclass for these rules (one call less a decision);
+* ``finish(match)``: :meth:`Match._settle`, the end of a round and the start of the next
+  (the losses settled as :func:`~schwimmen.engine.lives.settle` settles them, the deal
+  passed on, the next pack shuffled and dealt) in one step, without the intermediate
+  settlement; a round whose losses would put out everybody left, and a match given its
+  packs or positions, go to :meth:`Match._finish_round`;
 * :func:`shuffler`: ``random.shuffle`` written out for a pack's size.
 
 The events recorded and the state left are the general path's; the differential test
@@ -29,15 +37,20 @@ rules stay data: the guards are parameter values, never a ruleset's name.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from itertools import repeat
 from types import CodeType
 from typing import Any
 
 from schwimmen.engine.compiled import preprocess
 from schwimmen.engine.dealing import deal_pattern
 from schwimmen.engine.hands import FLAG_BITS, PROTECTED, PUNISHES, Evaluator
+from schwimmen.engine.lives import lives_after
+from schwimmen.engine.reasons import IllegalAction
+from schwimmen.engine.rotation import next_active, next_dealer
 from schwimmen.engine.roundkit import RoundKit
 from schwimmen.engine.rounds import (
     _ACT_DISCARD,
@@ -67,17 +80,28 @@ from schwimmen.engine.rounds import (
     _ENDS_IN_PLAY,
     _PHASE_DEALER_CHOICE,
     _PHASE_DISCARD,
+    _PHASE_OVER,
     _PHASE_REVEAL_OFFER,
     _PHASE_TURN,
     DrawRound,
     Emit,
     Round,
 )
+from schwimmen.engine.turncap import RoundTooLong
 from schwimmen.protocol import events as ev
 from schwimmen.protocol.actions import Action
 from schwimmen.protocol.cards import Card
 from schwimmen.spec.rules import Rules
-from schwimmen.spec.vocabulary import CompleteTie, DealProcedure
+from schwimmen.spec.vocabulary import (
+    AfterLast,
+    CompleteTie,
+    DealerRotation,
+    DealProcedure,
+    EveryoneOut,
+    KnockerTied,
+    MultiLoss,
+    TiedLowest,
+)
 
 # the dealing procedures after which the dealer chooses between two hands
 _CHOOSING = (DealProcedure.EXTRA_HAND_BLIND_CHOICE, DealProcedure.TWO_PACKETS_LOOK_AT_ONE)
@@ -120,17 +144,34 @@ def showdown(rnd, reason, by):
         flags |= packed
         keys[s] = packed >> FLAG_BITS
     if not flags & PUNISHES_OR_PROTECTED:
+        # Round._quick_losses: the lowest keys lose, of tied ones as the rules say
+        # (loops: a comprehension is a call of its own)
         low = min(keys.values())
-        loser = -1
+        losers = []
         for s in seats:
             if keys[s] == low:
-                if loser >= 0:
-                    break
-                loser = s
-        else:
-            losses = {loser: KNOCKER_LOWEST if loser == rnd.knocker else LOWEST}
-            rnd._finish(reason, False, by, losses, ())
-            return
+                losers.append(s)
+        knocker = rnd.knocker
+#if TIED_LAST or KNOCKER_TIED_ORDINARY
+        if len(losers) > 1:
+#endif
+#if TIED_LAST
+            reached = rnd.reached
+            latest = max(map(reached.get, losers, ZEROS))
+            tied = losers
+            losers = []
+            for s in tied:
+                if reached.get(s, 0) == latest:
+                    losers.append(s)
+#endif
+#if KNOCKER_TIED_ORDINARY
+            knocker = None
+#endif
+        losses = {}
+        for s in losers:
+            losses[s] = KNOCKER_LOWEST if s == knocker else LOWEST
+        rnd._finish(reason, False, by, losses, ())
+        return
 #endif
     rnd._end_showdown(reason, by)
 """
@@ -282,32 +323,7 @@ BEGIN
         return
     if action.knock:
         rnd.emit((KNOCKED, seat))
-#if NL
-        if rnd._knock(seat):
-            return
-#else
-        # Round._knock where a knock starts a last cycle (nobody has closed: the ring)
-        if rnd.knocker is None:
-            rnd.knocker = seat
-        ring = rnd._ring
-        queue = []
-        probe = ring[seat]
-        while probe != seat:
-            queue.append(probe)
-#if UNTIL_DEALER
-            if probe == rnd.dealer:
-                break
-#endif
-            probe = ring[probe]
-#if UNTIL_DEALER
-        if seat == rnd.dealer:
-            queue = []
-#endif
-        rnd.last_queue = queue
-        if not queue:
-            showdown(rnd, END_KNOCK, seat)
-            return
-#endif
+KNOCK_STARTS
 #if WASHOUT
         extra = False
 #endif
@@ -368,6 +384,36 @@ _AFTER_SWAP = """        moves = rnd.moves = rnd.moves + 1
 #else
         if rnd.last_queue is None:
             rnd.pass_streak = 0
+#endif
+"""
+
+# What a knock starts (Round._knock): where it starts a last cycle, the queue of the
+# others in the ring (nobody closes in such a game); where it closes the knocker, the
+# general path.
+_KNOCK_STARTS = """#if NL
+        if rnd._knock(seat):
+            return
+#else
+        if rnd.knocker is None:
+            rnd.knocker = seat
+        ring = rnd._ring
+        queue = []
+        probe = ring[seat]
+        while probe != seat:
+            queue.append(probe)
+#if UNTIL_DEALER
+            if probe == rnd.dealer:
+                break
+#endif
+            probe = ring[probe]
+#if UNTIL_DEALER
+        if seat == rnd.dealer:
+            queue = []
+#endif
+        rnd.last_queue = queue
+        if not queue:
+            showdown(rnd, END_KNOCK, seat)
+            return
 #endif
 """
 
@@ -501,8 +547,7 @@ BEGIN
             return
 #endif
         rnd.emit((KNOCKED, seat))
-        if rnd._knock(seat):
-            return
+KNOCK_STARTS
 ADVANCE
         return
     rnd.apply(action)
@@ -601,6 +646,121 @@ def deal(rules, evaluator, table_size, seats, dealer, cards, emit, number, max_t
 """
 
 
+# The end of a round and the start of the next (Match._settle): the losses settled
+# (lives.settle and Match._finish_round in one step, without the Settlement), the deal
+# passed on (rotation.next_dealer) and the next round dealt from a shuffled pack (Match.
+# _start_round). Where everybody left would be put out, where the match is given its
+# packs or positions, and where the pack is too small for the deal, the general path
+# does it all.
+_FINISH = """
+def finish(m):
+    while not m.over:
+        rnd = m.round
+        if rnd.phase is not OVER:
+            return
+        result = rnd.result
+        losses = result.losses
+        lives = m.lives
+        after = {}
+        out = False
+        for s, n in losses.items():
+            if n > 0:
+#if STOP
+                left = LIVES_AFTER(RULES, lives[s], n)
+#else
+                if n == 1:
+#if SWIM
+                    left = lives[s] - 1 if lives[s] else None
+#else
+                    left = lives[s] - 1 if lives[s] > 1 else None
+#endif
+                else:
+                    left = LIVES_AFTER(RULES, lives[s], n)
+#endif
+                after[s] = left
+                if left is None:
+                    out = True
+#if not NO_WINNER
+        if out and all(after.get(s, 0) is None for s in m.active()):
+            m._finish_round()
+            continue
+#endif
+        m.results.append(result)
+        emit = m._pending.append
+        eliminated = m.eliminated
+        taken = {}
+        for s, left in after.items():
+            have = lives[s]
+            if left is None:
+                if have > 0:
+                    taken[s] = have
+                emit((LIVES_LOST, s, losses[s], 0))
+                lives[s] = 0
+                eliminated.add(s)
+                emit((ELIMINATED, s))
+            else:
+                if have > left:
+                    taken[s] = have - left
+                emit((LIVES_LOST, s, losses[s], left))
+                lives[s] = left
+#if SWIM
+                if left == 0 and have > 0:
+                    emit((SWIMMING, s))
+#endif
+        m.lives_lost.append(taken)
+        losers = m._losers = tuple(after)
+        table = m.table_size
+        if out:
+            seats = m.active()
+            if len(seats) <= 1:
+                m._end_match(tuple(seats), shared=False)
+                return
+        elif eliminated:
+            seats = [s for s in range(table) if s not in eliminated]
+        else:
+            seats = list(range(table))
+#if LOSER_DEALS
+        dealer = m.dealer = NEXT_DEALER(RULES, table, m.dealer, eliminated, losers)
+#else
+        if eliminated:
+            dealer = m.dealer = NEXT_ACTIVE(table, m.dealer, eliminated)
+        else:
+            dealer = m.dealer = (m.dealer + 1) % table
+#endif
+        emit((DEALER_PASSED, dealer))
+        deal_needed = DEALS.get(len(seats))
+        if deal_needed is None:
+            deal_needed = DEAL_OF(KIT, DEALS, len(seats))
+        deal, needed = deal_needed
+        if m.deals or m.decks or needed > PACK_SIZE:
+            m._start_round()
+            continue
+        number = m.round_no = m.round_no + 1
+        m._head = None
+        if not m.record:
+            m._pending.clear()
+        cards = list(m.evaluator.pack)
+        rng = m._rng
+        if rng is None:
+            rng = m.rng
+        if type(rng) is RANDOM:
+            SHUFFLE(cards, rng.getrandbits)
+        else:
+            rng.shuffle(cards)
+        m.round = deal(
+            m.rules, m.evaluator, table, seats, dealer, cards, emit, number, m.max_turns
+        )
+        m._began_pending.append((number, dealer, tuple(lives), tuple(seats)))
+"""
+
+
+Apply = Callable[..., None]
+"""``apply(match, action, seat=None)``: :meth:`Match.apply` of these rules."""
+
+Finish = Callable[[Any], None]
+"""``finish(match)``: :meth:`Match._settle` (the match's type is not named here: its
+module imports this one)."""
+
 Deal = Callable[
     [Rules, Evaluator, int, list[int], int, list[Card], Emit, int, int],
     Round,
@@ -618,14 +778,20 @@ class FastPath:
     source: str
     pick: Pick
     step: Step
-    deals: dict[int, tuple[Deal, int]] = field(default_factory=dict)
+    finish: Finish
+    apply: Apply
+    deals: dict[int, tuple[Deal, int]]
 
     def deal_for(self, players: int) -> tuple[Deal, int]:
         """The deal of ``players`` and the cards it needs (the pack's size at least)."""
-        found = self.deals.get(players)
-        if found is None:
-            found = self.deals[players] = _generate_deal(self.kit, players)
-        return found
+        return _deal_of(self.kit, self.deals, players)
+
+
+def _deal_of(kit: RoundKit, deals: dict[int, tuple[Deal, int]], players: int) -> tuple[Deal, int]:
+    found = deals.get(players)
+    if found is None:
+        found = deals[players] = _generate_deal(kit, players)
+    return found
 
 
 def _flags(kit: RoundKit) -> dict[str, bool]:
@@ -658,6 +824,8 @@ def _flags(kit: RoundKit) -> dict[str, bool]:
         "UNTIL_DEALER": kit.until_dealer,
         "CHOICE": kit.rules.dealing.procedure in _CHOOSING,
         "AT_DEAL_MAY": kit.maximum_at_deal_may,
+        "TIED_LAST": kit.rules.penalties.tied_lowest is TiedLowest.LAST_TO_REACH_LOSES,
+        "KNOCKER_TIED_ORDINARY": kit.rules.penalties.knocker_tied is KnockerTied.ORDINARY,
         "QUICK_SHOWDOWN": kit.flat is not None
         and cards.hand_size == 3
         and kit.rules.penalties.complete_tie is not CompleteTie.NOBODY_LOSES,
@@ -690,6 +858,7 @@ def _generate(kit: RoundKit) -> FastPath:
         "KNOCKS", "moves" if flags["AFTER_MOVE"] else "1"
     )
     template = template.replace("AFTER_SWAP\n", _AFTER_SWAP).replace("ADVANCE\n", _ADVANCE[1:])
+    template = template.replace("KNOCK_STARTS\n", _KNOCK_STARTS)
     inner = "".join(f"    {line}\n" for line in _BEGIN.splitlines())
     template = template.replace("BEGIN_INNER\n", inner).replace("BEGIN\n", _BEGIN)
     source = preprocess(_GENERAL_PICK + template, flags)
@@ -706,6 +875,7 @@ def _generate(kit: RoundKit) -> FastPath:
         "TAKE_EXTRA_KIND": _ACT_TAKE_EXTRA,
         "DEALER_CHOSE": ev.DealerChose,
         "FLAG_BITS": FLAG_BITS,
+        "ZEROS": repeat(0),
         "PUNISHES_OR_PROTECTED": PUNISHES | PROTECTED,
         "LOWEST": kit.rules.penalties.lowest,
         "KNOCKER_LOWEST": kit.rules.penalties.knocker_lowest,
@@ -739,8 +909,87 @@ def _generate(kit: RoundKit) -> FastPath:
         "A_DRAW_STOCK": _ACTION_DRAW_STOCK,
         "A_DRAW_DISCARD": _ACTION_DRAW_DISCARD,
     }
+    deals: dict[int, tuple[Deal, int]] = {}
+    finish = _generate_finish(kit, deals)
+    source += _apply_source(source)
+    namespace.update(
+        FINISH=finish,
+        OVER=_PHASE_OVER,
+        ONCE=(None,),
+        ILLEGAL=IllegalAction,
+        TOO_LONG=RoundTooLong,
+    )
     exec(_compiled(source), namespace)  # as engine.compiled does: source made from the rules
-    return FastPath(kit, source, namespace["pick"], namespace["step"])
+    return FastPath(
+        kit, source, namespace["pick"], namespace["step"], finish, namespace["apply"], deals
+    )
+
+
+# Match.apply with the step written in (one call less a decision): the step's body runs
+# once in a loop, its returns leave the loop, and a round that ended is settled.
+_APPLY = """
+def apply(self, action, seat=None):
+    rnd = self.round
+    if self.over or (seat is not None and seat != rnd.current):
+        problem = self.why_illegal(action, seat)
+        if problem is not None:
+            raise ILLEGAL(problem)
+    try:
+        for _ in ONCE:
+STEP
+    except TOO_LONG as exc:
+        if self._composition is None:
+            raise
+        raise exc.named(self._composition) from None
+    if rnd.phase is OVER:
+        FINISH(self)
+"""
+
+
+def _apply_source(source: str) -> str:
+    """``apply(match, action, seat=None)``: :meth:`Match.apply` with the generated step
+    (the last function of ``source``, which returns nothing and loops only where it
+    breaks out of its own loop) as its body."""
+    _, header, body = source.partition("\ndef step(rnd, action):\n")
+    if not header or "\ndef " in body:
+        raise ValueError("the generated step must be the source's last function")
+    lines = []
+    for line in body.rstrip().splitlines():
+        if line.strip() == "return":
+            line = line.replace("return", "break")
+        lines.append(f"        {line}" if line else "")
+    return _APPLY.replace("STEP\n", "\n".join(lines) + "\n")
+
+
+def _generate_finish(kit: RoundKit, deals: dict[int, tuple[Deal, int]]) -> Finish:
+    rules = kit.rules
+    flags = {
+        "STOP": rules.lives.multi_loss is MultiLoss.STOP_AT_SWIMMING,
+        "SWIM": rules.lives.after_last is AfterLast.SWIM,
+        "NO_WINNER": rules.match.everyone_out is EveryoneOut.NO_WINNER,
+        "LOSER_DEALS": rules.match.dealer_rotation is DealerRotation.LOSER,
+    }
+    pack = kit.evaluator.pack
+    namespace: dict[str, Any] = {
+        "OVER": _PHASE_OVER,
+        "RULES": rules,
+        "KIT": kit,
+        "DEALS": deals,
+        "DEAL_OF": _deal_of,
+        "LIVES_AFTER": lives_after,
+        "NEXT_DEALER": next_dealer,
+        "NEXT_ACTIVE": next_active,
+        "LIVES_LOST": ev.lives_lost,
+        "SWIMMING": ev.Swimming,
+        "ELIMINATED": ev.Eliminated,
+        "DEALER_PASSED": ev.next_dealer,
+        "RANDOM": random.Random,
+        "SHUFFLE": shuffler(len(pack)),
+        "PACK_SIZE": len(pack),
+    }
+    exec(_compiled(preprocess(_FINISH, flags)), namespace)
+    finish: Finish = namespace["finish"]
+    return finish
 
 
 def _cards(positions: tuple[int, ...], brackets: str) -> str:

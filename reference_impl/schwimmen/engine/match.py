@@ -20,9 +20,11 @@ import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from itertools import starmap
 from typing import Any
 
-from schwimmen.engine.fastpath import FastPath, Pick, Step, fast_for, shuffler
+from schwimmen.engine.fastpath import Apply, FastPath, Finish, Pick, Step, fast_for, shuffler
 from schwimmen.engine.hands import Evaluator, evaluator_for
 from schwimmen.engine.lives import settle
 from schwimmen.engine.reasons import MATCH_OVER_PHASE, IllegalAction, Reason
@@ -119,7 +121,7 @@ class Match:
         if not isinstance(seats, int) or not low <= seats <= high:
             raise SetupError(f"this ruleset is played by {low} to {high} players, not {seats}")
         self.table_size = seats
-        self._names = tuple(seat_name(s) for s in range(seats))
+        self._names = _seat_names(seats)
         self._swim = rules.lives.after_last is AfterLast.SWIM
         self._hand_size = rules.cards.hand_size
         self.dealer = seats - 1 if first_dealer is None else first_dealer
@@ -167,6 +169,7 @@ class Match:
         """The random bot's decision of this match's rules: ``pick(match.round, random)``
         (see :mod:`schwimmen.engine.fastpath`)."""
         self._step: Step
+        self._finish: Finish
         self._bind_generated()
         self.round_no = 0
         self.match_no = 1
@@ -187,18 +190,26 @@ class Match:
         self._losers: tuple[int, ...] = ()
         """The seats that lost lives in the last round whose losses stood."""
         self._head: _Head | None = None
-        self.began: list[RoundBegan] = []
-        """Each round as it began, in order (a round replayed is a round of its own)."""
+        self._began: list[RoundBegan] = []
+        self._began_pending: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = []
         self.round: Round
         self._emit((ev.MatchStarted, self.match_no, seats, self.dealer, start))
         self._start_round(position)
         self._settle()
 
     def _bind_generated(self) -> None:
-        """Take the functions generated for this match's rules (engine.fastpath)."""
+        """Take the functions generated for this match's rules (engine.fastpath); the
+        match becomes an instance of the subclass whose ``apply`` is generated for them."""
         fast = self._fast = fast_for(self._kit)
         self.pick = fast.pick
         self._step = fast.step
+        self._finish = fast.finish
+        self.__class__ = _match_class(fast.apply)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied as a :class:`Match` (the generated subclass is made again
+        from the rules)."""
+        return (_restored, (self.__getstate__(),))
 
     def __getstate__(self) -> dict[str, Any]:
         """The match without its generated functions, which are made from source and
@@ -292,6 +303,19 @@ class Match:
         ``append`` (a builtin, quicker than a method of ours on every move)."""
         return self._pending.append
 
+    @property
+    def began(self) -> list[RoundBegan]:
+        """Each round as it began, in order (a round replayed is a round of its own).
+
+        Recorded as plain records, as the events are, and made when read (making a frozen
+        dataclass costs several function calls, once a round that nobody may read), and
+        kept: reading the list again gives the same objects."""
+        pending = self._began_pending
+        if pending:
+            self._began.extend(starmap(RoundBegan, pending))
+            pending.clear()
+        return self._began
+
     # ------------------------------------------------------------------ rounds
     def active(self) -> list[int]:
         eliminated = self.eliminated
@@ -354,11 +378,16 @@ class Match:
                 self.round_no,
                 self.max_turns,
             )
-        self.began.append(RoundBegan(self.round_no, self.dealer, tuple(self.lives), tuple(seats)))
+        self._began_pending.append((self.round_no, self.dealer, tuple(self.lives), tuple(seats)))
 
     def _settle(self) -> None:
         """Finish rounds that ended without a decision (a 31 at the deal) until a player
-        has to act or the match is over."""
+        has to act or the match is over: generated for the rules (engine.fastpath's
+        ``finish``), which takes :meth:`_finish_rounds` where its common case fails."""
+        self._finish(self)
+
+    def _finish_rounds(self) -> None:
+        """:meth:`_settle` through the general path, a round at a time."""
         while not self.over and self.round.phase is _PHASE_OVER:
             self._finish_round()
 
@@ -475,7 +504,7 @@ class Match:
                 raise
             raise exc.named(self._composition) from None
         if rnd.phase is _PHASE_OVER:
-            self._settle()
+            self._finish(self)
 
     def clone(self) -> Match:
         """An independent copy sharing only immutable parts: the rules, the hand table and
@@ -620,11 +649,42 @@ class Match:
         )
 
 
+_CLASSES: dict[Apply, type[Match]] = {}
+
+
+def _match_class(apply: Apply) -> type[Match]:
+    """The subclass of :class:`Match` whose ``apply`` is ``apply`` (one per rules object:
+    a function found on the class is called as a method without a call in between)."""
+    found = _CLASSES.get(apply)
+    if found is None:
+        if len(_CLASSES) > 1024:
+            _CLASSES.clear()
+        found = _CLASSES[apply] = type(
+            "Match",
+            (Match,),
+            {"__slots__": (), "apply": apply, "__doc__": Match.__doc__, "__module__": __name__},
+        )
+    return found
+
+
+def _restored(state: dict[str, Any]) -> Match:
+    """A match unpickled or copied (see :meth:`Match.__reduce__`)."""
+    match = Match.__new__(Match)
+    match.__setstate__(state)
+    return match
+
+
 # the attributes of a match that hold generated functions (not pickled)
-_GENERATED = ("_fast", "pick", "_step")
+_GENERATED = ("_fast", "pick", "_step", "_finish")
 
 # an observation's template, lives, swimming, eliminated, winners (see _round_head)
 _Head = tuple[list[dict[str, Any]], dict[str, int], list[str], list[str], list[str]]
+
+
+@cache
+def _seat_names(seats: int) -> tuple[str, ...]:
+    """``P1`` to ``Pn`` for a table of ``seats`` (a match is made for every few rounds)."""
+    return tuple(seat_name(s) for s in range(seats))
 
 
 def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:
