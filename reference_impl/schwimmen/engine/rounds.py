@@ -791,9 +791,30 @@ class Round:
         m0, m1, m2 = self.middle
         table = kit.swap_texts
         r0, r1, r2 = table[h0], table[h1], table[h2]
-        out = [r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2]]
         swap_all = kit.swap_all
         passing = moves > 9 + swap_all
+        if swap_all and passing:
+            # the commonest lists, each made in one step (a list grown item by item is
+            # copied as it grows)
+            if knocks == moves:
+                table = kit.knock_swap_texts
+                k0, k1, k2 = table[h0], table[h1], table[h2]
+                return [
+                    r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2],
+                    _TEXT_SWAP_ALL, _TEXT_PASS,
+                    k0[m0], k0[m1], k0[m2], k1[m0], k1[m1], k1[m2], k2[m0], k2[m1], k2[m2],
+                    _TEXT_SWAP_ALL_KNOCK, _TEXT_PASS_KNOCK,
+                ]  # fmt: skip
+            if knocks:
+                return [
+                    r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2],
+                    _TEXT_SWAP_ALL, _TEXT_PASS, _TEXT_KNOCK,
+                ]  # fmt: skip
+            return [
+                r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2],
+                _TEXT_SWAP_ALL, _TEXT_PASS,
+            ]  # fmt: skip
+        out = [r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2]]
         if swap_all:
             out.append(_TEXT_SWAP_ALL)
         if passing:
