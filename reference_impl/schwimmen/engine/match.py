@@ -591,12 +591,10 @@ class Match:
             obs["value"] = form
         if to_move == seat:
             # Round.legal_texts, read here without a call of its own
-            if rnd._legal is None:
-                moves, knocks = rnd.counts()
-                if rnd._lazy:
-                    obs["legal_actions"] = rnd._counted_texts(moves, knocks)
-                    return obs
-            obs["legal_actions"] = [action.text for action in rnd._listed()]
+            texts = rnd.counted_texts()
+            if texts is None:
+                texts = [action.text for action in rnd._listed()]
+            obs["legal_actions"] = texts
         return obs
 
     def _round_head(self) -> _Head:
