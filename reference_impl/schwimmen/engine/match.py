@@ -521,12 +521,8 @@ class Match:
         if head is None:
             head = self._head = self._round_head()
         templates, lives, swimming, eliminated, winners, over = head
-        # a seat past the table fails the lookup; a negative one would read from the end
-        try:
-            template = templates[seat]
-        except IndexError:
-            template = None
-        if template is None or seat < 0:
+        template = templates.get(seat)
+        if template is None:
             raise ValueError(
                 f"no seat {seat} at a table of {self.table_size} (seats 0 to {self.table_size - 1})"
             )
@@ -625,7 +621,7 @@ class Match:
             "winners": None,
         }
         return (
-            [{**template, "seat": name} for name in names],
+            {seat: {**template, "seat": name} for seat, name in enumerate(names)},
             dict(zip(names, lives, strict=True)),
             [names[s] for s, n in enumerate(lives) if n == 0 and s not in eliminated]
             if self._swim
@@ -641,7 +637,7 @@ _GENERATED = ("_fast", "pick", "_step")
 
 # an observation's template, lives, swimming, eliminated, winners, whether the match is
 # over (see _round_head)
-_Head = tuple[list[dict[str, Any]], dict[str, int], list[str], list[str], list[str], bool]
+_Head = tuple[dict[int, dict[str, Any]], dict[str, int], list[str], list[str], list[str], bool]
 
 
 def shuffled(pack: Sequence[Card], rng: random.Random) -> list[Card]:

@@ -792,32 +792,28 @@ class Round:
             if kit.swap_one and not kit.knock_needs_maximum and len(hand) == 3 and len(middle) == 3:
                 self._lazy = True
                 pass_ok = kit.pass_free or self._why_pass_illegal(seat) is None
-                moves = 9 + kit.swap_all + pass_ok
+                # closing: every move may end with a close; else one knock or none
+                closing = knock = False
                 if kit.knock_after_move:
-                    if (
+                    closing = (
                         self.last_queue is None
                         and (self.knocker is None or not kit.knock_once)
                         and seat not in self.closed
                         and (kit.knock_any_turn or self._why_knock_illegal(seat, True) is None)
-                    ):
-                        knocks = moves
-                    else:
-                        knocks = 0
+                    )
                 elif (kit.knock_instead or pass_ok) and self._why_knock_illegal(
                     seat, False
                 ) is None:
-                    knocks = 1
-                else:
-                    knocks = 0
+                    knock = True
                 if not (kit.swap_all and pass_ok):
-                    return self._swap_texts(kit, hand, middle, pass_ok, knocks == moves, knocks)
+                    return self._swap_texts(kit, hand, middle, pass_ok, closing, knock)
                 # the commonest lists, written out and made in one step (a list grown
                 # item by item is copied as it grows)
                 h0, h1, h2 = hand
                 m0, m1, m2 = middle
                 table = kit.swap_texts
                 r0, r1, r2 = table[h0], table[h1], table[h2]
-                if knocks == moves:
+                if closing:
                     table = kit.knock_swap_texts
                     k0, k1, k2 = table[h0], table[h1], table[h2]
                     return [
@@ -826,7 +822,7 @@ class Round:
                         k0[m0], k0[m1], k0[m2], k1[m0], k1[m1], k1[m2], k2[m0], k2[m1], k2[m2],
                         _TEXT_SWAP_ALL_KNOCK, _TEXT_PASS_KNOCK,
                     ]  # fmt: skip
-                if knocks:
+                if knock:
                     return [
                         r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2],
                         _TEXT_SWAP_ALL, _TEXT_PASS, _TEXT_KNOCK,
@@ -844,7 +840,7 @@ class Round:
         middle: list[Card],
         passing: bool,
         closing: bool,
-        knocks: int,
+        knock: bool,
     ) -> list[str]:
         """The counted texts (see :meth:`counted_texts`) in the list's order: the nine
         swaps hand card by middle card, the whole hand's swap, the pass, then the knocks
@@ -868,7 +864,7 @@ class Round:
                 out.append(_TEXT_SWAP_ALL_KNOCK)
             if passing:
                 out.append(_TEXT_PASS_KNOCK)
-        elif knocks:
+        elif knock:
             out.append(_TEXT_KNOCK)
         return out
 
