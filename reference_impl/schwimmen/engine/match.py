@@ -546,57 +546,65 @@ class Match:
         remembered value forms and the legal texts (named without making the legal list
         where the round counts its actions, see :meth:`Round.legal_texts`). Nothing a
         caller can change is shared with the next observation."""
-        if not 0 <= seat < self.table_size:
-            raise ValueError(
-                f"no seat {seat} at a table of {self.table_size} (seats 0 to {self.table_size - 1})"
-            )
         head = self._head
         if head is None:
             head = self._head = self._round_head()
+        templates, lives, swimming, eliminated, winners, over = head
+        template = templates.get(seat)
+        if template is None:
+            raise ValueError(
+                f"no seat {seat} at a table of {self.table_size} (seats 0 to {self.table_size - 1})"
+            )
         # the round's fields come with a copy of its template (a dict copied whole is
         # cheaper than one built key by key), and the rest is set in the template's order;
-        # the lists and the lives are copied, as the caller may change what it gets
-        templates, lives, swimming, eliminated, winners = head
-        template = templates[seat]
+        # the lists and the lives are copied, as the caller may change what it gets.
+        # Cards are named as literal lists where their number is the usual one: several
+        # times quicker than a comprehension (a call of its own) on so few items.
         rnd = self.round
         names = self._names
         text = CARD_TEXT
         phase = rnd.phase
-        to_move = None if self.over or phase is _PHASE_OVER else rnd.current
-        hand = rnd.hands.get(seat)
-        middle = rnd.middle
-        discard = rnd.discard
-        hidden = rnd.middle_hidden
-        knocker = rnd.knocker
-        closed = rnd.closed
         obs = template.copy()
-        if not template["match_over"]:
+        if over:
+            to_move = None
+        else:
             obs["phase"] = phase._value_
-        obs["to_move"] = None if to_move is None else names[to_move]
-        # three cards are named as a literal list: several times quicker than
-        # list(map(...)) on so few items
-        key = -1
+            if phase is _PHASE_OVER:
+                to_move = None
+            else:
+                to_move = rnd.current
+                obs["to_move"] = names[to_move]
+        hand = rnd.hands.get(seat)
+        form = None
         if hand is None:
             obs["hand"] = []
         elif len(hand) == 3:
             h0, h1, h2 = hand
             obs["hand"] = [text[h0], text[h1], text[h2]]
-            # the forms' key h0 << 12 | h1 << 6 | h2, read as the round reads its table
-            key = _AT12[h0] + _AT6[h1] + h2
+            if self._hand_size == 3 and phase is not _PHASE_OVER:
+                # the forms' key h0 << 12 | h1 << 6 | h2, read as the round reads its table
+                form = self._json_forms.get(_AT12[h0] + _AT6[h1] + h2)
+                form = self.evaluator.value_json(hand) if form is None else form.copy()
         else:
             obs["hand"] = [text[c] for c in hand]
-        if hidden:
+            if len(hand) == self._hand_size and phase is not _PHASE_OVER:
+                form = self.evaluator.value_json(hand)
+        middle = rnd.middle
+        if rnd.middle_hidden:
             obs["middle_hidden"] = True
         elif len(middle) == 3:
             m0, m1, m2 = middle
             obs["middle"] = [text[m0], text[m1], text[m2]]
         else:
-            obs["middle"] = [text[c] for c in middle]
+            obs["middle"] = [text[c] for c in middle] if middle else []
         obs["stock"] = len(rnd.stock)
+        discard = rnd.discard
         if discard:
             obs["discard_top"] = text[discard[-1]]
+        knocker = rnd.knocker
         if knocker is not None:
             obs["knocker"] = names[knocker]
+        closed = rnd.closed
         obs["closed"] = [names[s] for s in sorted(closed)] if closed else []
         obs["lives"] = lives.copy()
         obs["swimming"] = [*swimming]
@@ -604,11 +612,14 @@ class Match:
         obs["winners"] = [*winners]
         if phase is _PHASE_DEALER_CHOICE and seat == self.dealer:
             obs["extra_hand"] = len(rnd.extra or [])
-        if hand is not None and phase is not _PHASE_OVER and len(hand) == self._hand_size:
-            form = self._json_forms.get(key)
-            obs["value"] = form.copy() if form is not None else self.evaluator.value_json(hand)
+        if form is not None:
+            obs["value"] = form
         if to_move == seat:
-            obs["legal_actions"] = rnd.legal_texts()
+            # Round.legal_texts, read here without a call of its own
+            texts = rnd.counted_texts()
+            if texts is None:
+                texts = [action.text for action in rnd._listed()]
+            obs["legal_actions"] = texts
         return obs
 
     def _round_head(self) -> _Head:
@@ -639,13 +650,14 @@ class Match:
             "winners": None,
         }
         return (
-            [{**template, "seat": name} for name in names],
+            {seat: {**template, "seat": name} for seat, name in enumerate(names)},
             dict(zip(names, lives, strict=True)),
             [names[s] for s, n in enumerate(lives) if n == 0 and s not in eliminated]
             if self._swim
             else [],
             [names[s] for s in sorted(eliminated)],
             [names[s] for s in self.winners],
+            self.over,
         )
 
 
@@ -677,8 +689,9 @@ def _restored(state: dict[str, Any]) -> Match:
 # the attributes of a match that hold generated functions (not pickled)
 _GENERATED = ("_fast", "pick", "_step", "_finish")
 
-# an observation's template, lives, swimming, eliminated, winners (see _round_head)
-_Head = tuple[list[dict[str, Any]], dict[str, int], list[str], list[str], list[str]]
+# an observation's template, lives, swimming, eliminated, winners, whether the match is
+# over (see _round_head)
+_Head = tuple[dict[int, dict[str, Any]], dict[str, int], list[str], list[str], list[str], bool]
 
 
 @cache

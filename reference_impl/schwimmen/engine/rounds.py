@@ -779,34 +779,92 @@ class Round:
     def legal_texts(self) -> list[str]:
         """The canonical texts of :meth:`legal_actions`, in the same order.
 
-        The observation asks for them before every decision (issue 21: under 5 µs). In
-        the decision :meth:`counts` counts without a list (a turn with the middle face
-        up, three cards against three) they are read off the kit's text tables, and no
-        action is made: a bot that then picks by :meth:`counts` makes only its pick."""
-        if self._legal is None:
-            moves, knocks = self.counts()
-            if self._lazy:
-                return self._counted_texts(moves, knocks)
-        return [action.text for action in self._listed()]
+        The observation asks for them before every decision (issue 21: under 5 µs): see
+        :meth:`counted_texts`, which names them without making the list where it can."""
+        texts = self.counted_texts()
+        return [action.text for action in self._listed()] if texts is None else texts
 
-    def _counted_texts(self, moves: int, knocks: int) -> list[str]:
-        """The texts of a decision that :meth:`counts` counted without a list, in the
-        list's order: the nine swaps hand card by middle card, the whole hand's swap, the
-        pass, then the knocks (the moves again, each ending with a close, or the knock
-        alone)."""
-        kit = self._kit
-        h0, h1, h2 = self.hands[self.current]
-        m0, m1, m2 = self.middle
+    def counted_texts(self) -> list[str] | None:
+        """The legal texts of a decision that :meth:`counts` counts without a list (a
+        turn with the middle face up, three cards against three), read off the kit's text
+        tables in the list's order; None where the list is made (or was). No action is
+        made: a bot that then picks by :meth:`counts` makes only its pick.
+
+        The counting is :meth:`counts`'s, spelled out again: the observation asks for
+        these texts before every decision, and a call less is a tenth of its cost."""
+        if self._legal is None and self.phase is _PHASE_TURN and not self.middle_hidden:
+            kit = self._kit
+            seat = self.current
+            hand = self.hands[seat]
+            middle = self.middle
+            if kit.swap_one and not kit.knock_needs_maximum and len(hand) == 3 and len(middle) == 3:
+                self._lazy = True
+                pass_ok = kit.pass_free or self._why_pass_illegal(seat) is None
+                # closing: every move may end with a close; else one knock or none
+                closing = knock = False
+                if kit.knock_after_move:
+                    closing = (
+                        self.last_queue is None
+                        and (self.knocker is None or not kit.knock_once)
+                        and seat not in self.closed
+                        and (kit.knock_any_turn or self._why_knock_illegal(seat, True) is None)
+                    )
+                elif (kit.knock_instead or pass_ok) and self._why_knock_illegal(
+                    seat, False
+                ) is None:
+                    knock = True
+                if not (kit.swap_all and pass_ok):
+                    return self._swap_texts(kit, hand, middle, pass_ok, closing, knock)
+                # the commonest lists, written out and made in one step (a list grown
+                # item by item is copied as it grows)
+                h0, h1, h2 = hand
+                m0, m1, m2 = middle
+                table = kit.swap_texts
+                r0, r1, r2 = table[h0], table[h1], table[h2]
+                if closing:
+                    table = kit.knock_swap_texts
+                    k0, k1, k2 = table[h0], table[h1], table[h2]
+                    return [
+                        r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2],
+                        _TEXT_SWAP_ALL, _TEXT_PASS,
+                        k0[m0], k0[m1], k0[m2], k1[m0], k1[m1], k1[m2], k2[m0], k2[m1], k2[m2],
+                        _TEXT_SWAP_ALL_KNOCK, _TEXT_PASS_KNOCK,
+                    ]  # fmt: skip
+                if knock:
+                    return [
+                        r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2],
+                        _TEXT_SWAP_ALL, _TEXT_PASS, _TEXT_KNOCK,
+                    ]  # fmt: skip
+                return [
+                    r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2],
+                    _TEXT_SWAP_ALL, _TEXT_PASS,
+                ]  # fmt: skip
+        return None
+
+    @staticmethod
+    def _swap_texts(
+        kit: RoundKit,
+        hand: list[Card],
+        middle: list[Card],
+        passing: bool,
+        closing: bool,
+        knock: bool,
+    ) -> list[str]:
+        """The counted texts (see :meth:`counted_texts`) in the list's order: the nine
+        swaps hand card by middle card, the whole hand's swap, the pass, then the knocks
+        (``closing``: the moves again, each ending with a close; else the knock alone,
+        where there is one), for the lists :meth:`counted_texts` does not write out."""
+        h0, h1, h2 = hand
+        m0, m1, m2 = middle
         table = kit.swap_texts
         r0, r1, r2 = table[h0], table[h1], table[h2]
-        out = [r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2]]
         swap_all = kit.swap_all
-        passing = moves > 9 + swap_all
+        out = [r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2]]
         if swap_all:
             out.append(_TEXT_SWAP_ALL)
         if passing:
             out.append(_TEXT_PASS)
-        if knocks == moves:
+        if closing:
             table = kit.knock_swap_texts
             r0, r1, r2 = table[h0], table[h1], table[h2]
             out += (r0[m0], r0[m1], r0[m2], r1[m0], r1[m1], r1[m2], r2[m0], r2[m1], r2[m2])
@@ -814,7 +872,7 @@ class Round:
                 out.append(_TEXT_SWAP_ALL_KNOCK)
             if passing:
                 out.append(_TEXT_PASS_KNOCK)
-        elif knocks:
+        elif knock:
             out.append(_TEXT_KNOCK)
         return out
 
@@ -1620,21 +1678,39 @@ class DrawRound(Round):
             return _COUNTED_DRAWS[moves]
         return (_ACT_DISCARD,) * moves
 
-    def _counted_texts(self, moves: int, knocks: int) -> list[str]:
-        """The texts of a draw or a discard counted without a list (see :meth:`counts`),
-        in the list's order: the stock, the pile, the knock; each held card but one that
-        may not be thrown again."""
-        if self.phase is _PHASE_TURN:
-            out = [_TEXT_DRAW_STOCK, _TEXT_DRAW_DISCARD] if moves == 2 else [_TEXT_DRAW_STOCK]
-            if knocks:
-                out.append(_TEXT_KNOCK)
-            return out
-        table = self._kit.discard_texts
-        hand = self.hands[self.current]
-        if moves == len(hand):
-            return [table[card] for card in hand]
-        taken = self.took_from_discard
-        return [table[card] for card in hand if card != taken]
+    def counted_texts(self) -> list[str] | None:
+        """The texts of a draw or a discard counted without a list (see :meth:`counts`,
+        whose counting this spells out again), in the list's order: the stock, the pile,
+        the knock; each held card but one that may not be thrown again."""
+        if self._legal is None:
+            phase = self.phase
+            if phase is _PHASE_TURN:
+                self._lazy = True
+                out = [_TEXT_DRAW_STOCK, _TEXT_DRAW_DISCARD] if self.discard else [_TEXT_DRAW_STOCK]
+                kit = self._kit
+                seat = self.current
+                if (
+                    self.last_queue is not None
+                    or (kit.knock_once and self.knocker is not None)
+                    or seat in self.closed
+                ):
+                    return out
+                free = kit.knock_any_turn and not kit.knock_needs_maximum
+                if free or self._why_knock_illegal(seat, False) is None:
+                    out.append(_TEXT_KNOCK)
+                return out
+            if phase is _PHASE_DISCARD:
+                self._lazy = True
+                table = self._kit.discard_texts
+                hand = self.hands[self.current]
+                taken = self.took_from_discard
+                if taken is not None and self._kit.rediscard_forbidden:
+                    return [table[card] for card in hand if card != taken]
+                if len(hand) == 4:
+                    c0, c1, c2, c3 = hand
+                    return [table[c0], table[c1], table[c2], table[c3]]
+                return [table[card] for card in hand]
+        return None
 
     def move_option(self, i: int) -> Action:
         legal = self._legal
